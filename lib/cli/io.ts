@@ -1,0 +1,11 @@
+/** Output for the commands: synchronous, whole-string writes (a partial write is continued, not lost). */
+
+const encoder = new TextEncoder();
+
+export function writeAllSync(writer: Pick<typeof Deno.stdout, "writeSync">, text: string): void {
+  const bytes = encoder.encode(text);
+  for (let at = 0; at < bytes.length;) at += writer.writeSync(bytes.subarray(at));
+}
+
+export const print = (text: string): void => writeAllSync(Deno.stdout, text + "\n");
+export const printError = (text: string): void => writeAllSync(Deno.stderr, text + "\n");

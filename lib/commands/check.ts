@@ -1,0 +1,91 @@
+/**
+ * `docsearch-hook check`: what the hook would do for a web request, computed by the same code the hook
+ * runs, without reading or writing any state (it shows the first request; a retry would pass).
+ */
+import { CommandFailedError, UsageError } from "../cli/errors.ts";
+import { print, printError } from "../cli/io.ts";
+import { configLocation, readLayer } from "../config/layers.ts";
+import { resolveConfig } from "../config/resolve.ts";
+import type { Config } from "../config/types.ts";
+import { matchRequest } from "../match/match.ts";
+import { processEnv } from "../paths.ts";
+import { buildDenial } from "../redirect/decide.ts";
+import { formatDuration, localQuery, toolCall } from "../redirect/guidance.ts";
+import type { WebRequest } from "../redirect/request.ts";
+
+interface CheckArgs {
+  values: { url?: string; domain?: string[]; json?: boolean; config?: string };
+  positionals: string[];
+}
+
+function requestFrom({ values, positionals }: CheckArgs): WebRequest {
+  const words = positionals.join(" ").trim();
+  if (values.url !== undefined) {
+    if (values.domain) throw new UsageError("--domain applies to searches, not to --url");
+    return { tool: "WebFetch", url: values.url, prompt: words };
+  }
+  if (words === "") throw new UsageError("give a search query (or --url URL)");
+  return { tool: "WebSearch", query: words, allowedDomains: values.domain ?? [], blockedDomains: [] };
+}
+
+function describeConfig(config: Config, looked: string[]): string[] {
+  const enabled = config.databases.filter((d) => d.enabled).map((d) => d.name);
+  const disabled = config.databases.filter((d) => !d.enabled).map((d) => d.name);
+  return [
+    `Config files: ${
+      config.files.length ? config.files.join(", ") : `none found (looked for ${looked.join(", ")})`
+    }`,
+    `Databases:    ${enabled.length} enabled${enabled.length ? ` (${enabled.join(", ")})` : ""}` +
+    (disabled.length ? `, ${disabled.length} disabled (${disabled.join(", ")})` : ""),
+  ];
+}
+
+export function run(args: CheckArgs): number {
+  const request = requestFrom(args);
+  const location = configLocation(args.values.config, processEnv, Deno.build.os, Deno.cwd());
+  const config = resolveConfig(location.paths.map(readLayer), location.explicit);
+  for (const problem of config.problems) printError(`problem: ${problem}`);
+
+  const matches = matchRequest(request, config.databases);
+  const output = matches.length
+    ? buildDenial(request, matches, { ttlSeconds: config.escapeHatchTtlSeconds, retryWillPass: true })
+    : undefined;
+
+  if (args.values.json) {
+    if (output !== undefined) print(output);
+  } else {
+    const subject = request.tool === "WebSearch"
+      ? `WebSearch ${JSON.stringify(request.query)}`
+      : `WebFetch ${request.url}`;
+    const lines = [...describeConfig(config, location.paths), `Request:      ${subject}`];
+    if (output === undefined) {
+      lines.push("Decision:     allow (no enabled database covers it; the hook prints nothing and exits 0)");
+    } else {
+      const query = localQuery(request);
+      lines.push(
+        `Decision:     deny, ${
+          matches.length === 1 ? "1 database matches" : `${matches.length} databases match`
+        }:`,
+        ...matches.map((m) =>
+          `  - ${m.database.name} (${
+            m.reason.kind === "keyword" ? `keyword "${m.reason.keyword}"` : `domain ${m.reason.host}`
+          }) → ${toolCall(m.database, query)}`
+        ),
+        `An identical retry in the same session within ${
+          formatDuration(config.escapeHatchTtlSeconds)
+        } is allowed once.`,
+        "",
+        "Hook output (stdout, exit 0):",
+        output,
+      );
+    }
+    print(lines.join("\n"));
+  }
+  if (config.problems.length > 0) {
+    throw new CommandFailedError(
+      `the config has ${config.problems.length} problem(s), listed above; the hook skips what they name`,
+      "edit the file at the JSON path shown, then run check again",
+    );
+  }
+  return 0;
+}

@@ -1,0 +1,74 @@
+/**
+ * Config for the hook's hot path. Validating with zod costs ~10 ms of imports, so the validated result is
+ * cached in the state directory, keyed by a hash of every layer's path and exact text: an edited, added
+ * or removed file misses the cache and is validated again; nothing else can make the cache stale.
+ */
+import { hash53 } from "../hash.ts";
+import { join, type OS } from "../paths.ts";
+import { ensurePrivateDir } from "../state/dir.ts";
+import { VERSION } from "../version.ts";
+import { type ConfigLocation, readLayer } from "./layers.ts";
+import type { Config } from "./types.ts";
+
+const CACHE_FILE = "config-cache.json";
+/** One entry per distinct set of layers (e.g. per project); the oldest go first. */
+const MAX_CACHE_ENTRIES = 16;
+
+interface CacheFile {
+  version: string;
+  entries: Record<string, { config: Config; storedAt: number }>;
+}
+
+function readCache(path: string): CacheFile | undefined {
+  try {
+    const cache = JSON.parse(Deno.readTextFileSync(path)) as CacheFile;
+    return cache?.version === VERSION && typeof cache.entries === "object" ? cache : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCache(dir: string, path: string, cache: CacheFile): void {
+  const entries = Object.entries(cache.entries).sort(([, a], [, b]) => b.storedAt - a.storedAt);
+  const kept: CacheFile = {
+    version: VERSION,
+    entries: Object.fromEntries(entries.slice(0, MAX_CACHE_ENTRIES)),
+  };
+  // Rename is atomic, so a concurrent hook reads the old cache or the new one, never half of one.
+  const temp = `${path}.${Deno.pid}.tmp`;
+  try {
+    ensurePrivateDir(dir);
+    Deno.writeTextFileSync(temp, JSON.stringify(kept), { mode: 0o600 });
+    Deno.renameSync(temp, path);
+  } catch {
+    // Best effort: without a cache the next event validates again.
+    try {
+      Deno.removeSync(temp);
+    } catch { /* never written */ }
+  }
+}
+
+/** Loads the layered config; without a state directory it validates every time. */
+export async function loadConfig(
+  location: ConfigLocation,
+  stateDir: string | undefined,
+  os: OS,
+  now: number,
+): Promise<Config> {
+  const layers = location.paths.map(readLayer);
+  const key = hash53(JSON.stringify([location.explicit, layers]));
+  const cacheFile = stateDir === undefined ? undefined : join(os, stateDir, CACHE_FILE);
+  const cache = cacheFile ? readCache(cacheFile) : undefined;
+  const hit = cache?.entries[key];
+  if (hit) return hit.config;
+
+  const { resolveConfig } = await import("./resolve.ts");
+  const config = resolveConfig(layers, location.explicit);
+  if (stateDir !== undefined && cacheFile !== undefined) {
+    writeCache(stateDir, cacheFile, {
+      version: VERSION,
+      entries: { ...cache?.entries, [key]: { config, storedAt: now } },
+    });
+  }
+  return config;
+}

@@ -1,0 +1,208 @@
+/**
+ * Validation and merging of the config layers with zod. Loaded only on a config cache miss and by the
+ * interactive commands: zod's import would double the hook's start-up if paid on every event.
+ */
+import { z } from "zod";
+import { normalizeHost } from "../match/domains.ts";
+import type { LayerText } from "./layers.ts";
+import { type Config, type Database, DEFAULT_ESCAPE_HATCH_TTL_SECONDS } from "./types.ts";
+
+const HINTS: Record<string, string> = {
+  databases:
+    'a list of databases, e.g. "databases": [{"keywords": ["gitlab"], "mcp_tool_name": "mcp__leann__search"}]',
+  name: 'a short unique name, e.g. "gitlab"',
+  keywords: 'a non-empty list of non-empty strings, e.g. "keywords": ["gitlab", "gitlab-ci"]',
+  path: 'the database location as a string, e.g. "/home/me/.leann/indexes/gitlab"',
+  mcp_tool_name: 'the MCP tool the agent should call, e.g. "mcp__leann__search"',
+  description: 'a string, e.g. "GitLab documentation from docs.gitlab.com"',
+  domains: 'a list of hostnames, e.g. ["docs.gitlab.com"]',
+  index_name: 'the index the MCP tool should search, e.g. "gitlab"',
+  tool_args: 'an object of literal tool arguments, e.g. {"top_k": 5}; "{query}" marks where the query goes',
+  enabled: "true or false",
+  escape_hatch_ttl_seconds: "a whole number of seconds from 1 to 86400, e.g. 300",
+};
+
+const nonEmpty = z.string().trim().min(1);
+
+const hostname = z.string().transform((value, ctx) => {
+  const host = normalizeHost(value);
+  if (host === undefined) {
+    ctx.addIssue({ code: "custom", message: `${JSON.stringify(value)} is not a hostname` });
+    return z.NEVER;
+  }
+  return host;
+});
+
+const databaseEntry = z.object({
+  name: nonEmpty.optional(),
+  keywords: z.array(nonEmpty).min(1).optional(),
+  path: z.string().optional(),
+  mcp_tool_name: nonEmpty.optional(),
+  description: z.string().optional(),
+  domains: z.array(hostname).optional(),
+  index_name: nonEmpty.optional(),
+  tool_args: z.record(z.string(), z.json()).optional(),
+  enabled: z.boolean().optional(),
+});
+
+type DatabaseEntry = z.infer<typeof databaseEntry>;
+
+const ttlSeconds = z.number().int().min(1).max(86400);
+
+const TOP_LEVEL_KEYS = new Set(["$schema", "databases", "escape_hatch_ttl_seconds"]);
+const ENTRY_KEYS = new Set(Object.keys(databaseEntry.shape));
+
+/** `databases[1].keywords[0]`, the form users search their file for. */
+export function jsonPath(path: readonly PropertyKey[]): string {
+  return path.map((key, i) => typeof key === "number" ? `[${key}]` : `${i > 0 ? "." : ""}${String(key)}`)
+    .join("") ||
+    "(top level)";
+}
+
+function problem(file: string, path: readonly PropertyKey[], message: string): string {
+  const field = [...path].reverse().find((key): key is string => typeof key === "string" && key in HINTS);
+  const hint = field ? ` (expected ${HINTS[field]})` : "";
+  return `${file}: ${jsonPath(path)}: ${message}${hint}`;
+}
+
+function zodProblems(file: string, base: PropertyKey[], error: z.ZodError): string[] {
+  return error.issues.map((issue) => problem(file, [...base, ...issue.path], issue.message));
+}
+
+function unknownKeys(
+  file: string,
+  base: PropertyKey[],
+  value: Record<string, unknown>,
+  known: Set<string>,
+): string[] {
+  return Object.keys(value).filter((key) => !known.has(key)).map((key) => {
+    const close = [...known].find((k) => k.startsWith(key) || key.startsWith(k));
+    return `${file}: ${jsonPath([...base, key])}: unknown field, ignored${
+      close ? ` (did you mean "${close}"?)` : ""
+    }`;
+  });
+}
+
+/** JSON.parse reports a character offset; editors want line and column. */
+function syntaxProblem(file: string, text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const offset = /position (\d+)/.exec(message);
+  if (offset && !/line \d+/.test(message)) {
+    const before = text.slice(0, Number(offset[1]));
+    const line = before.split("\n").length;
+    const column = before.length - before.lastIndexOf("\n");
+    return `${file}: invalid JSON at line ${line}, column ${column}: ${message}`;
+  }
+  return `${file}: invalid JSON: ${message}`;
+}
+
+interface Pending {
+  entry: DatabaseEntry;
+  source: string;
+  at: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Validates and merges the layers. Bad files and bad entries are skipped, each with one problem line. */
+export function resolveConfig(layers: readonly LayerText[], explicit: boolean): Config {
+  const problems: string[] = [];
+  const files: string[] = [];
+  const merged = new Map<string, Pending>();
+  let escapeHatchTtlSeconds = DEFAULT_ESCAPE_HATCH_TTL_SECONDS;
+
+  for (const layer of layers) {
+    const file = layer.path;
+    if (layer.readError !== undefined) {
+      problems.push(`${file}: cannot read the file: ${layer.readError} (check its permissions)`);
+      continue;
+    }
+    if (layer.text === undefined) {
+      if (explicit) problems.push(`${file}: config file not found (check --config / DOCSEARCH_CONFIG)`);
+      continue;
+    }
+    files.push(file);
+    let root: unknown;
+    try {
+      root = JSON.parse(layer.text);
+    } catch (error) {
+      problems.push(syntaxProblem(file, layer.text, error));
+      continue;
+    }
+    if (!isRecord(root)) {
+      problems.push(problem(file, [], 'expected a JSON object such as {"databases": [...]}'));
+      continue;
+    }
+    problems.push(...unknownKeys(file, [], root, TOP_LEVEL_KEYS));
+    if (root.escape_hatch_ttl_seconds !== undefined) {
+      const ttl = ttlSeconds.safeParse(root.escape_hatch_ttl_seconds);
+      if (ttl.success) escapeHatchTtlSeconds = ttl.data;
+      else problems.push(...zodProblems(file, ["escape_hatch_ttl_seconds"], ttl.error));
+    }
+    if (root.databases === undefined) continue;
+    if (!Array.isArray(root.databases)) {
+      problems.push(problem(file, ["databases"], "expected a list"));
+      continue;
+    }
+    root.databases.forEach((raw, i) => {
+      const base = ["databases", i];
+      const parsed = databaseEntry.safeParse(raw);
+      if (!parsed.success) {
+        problems.push(
+          ...zodProblems(file, base, parsed.error),
+          `${file}: ${jsonPath(base)}: database skipped`,
+        );
+        return;
+      }
+      problems.push(...unknownKeys(file, base, raw as Record<string, unknown>, ENTRY_KEYS));
+      const entry = parsed.data;
+      const name = entry.name ?? entry.keywords?.[0];
+      if (name === undefined) {
+        problems.push(
+          problem(file, [...base, "name"], "a database needs a name or keywords; database skipped"),
+        );
+        return;
+      }
+      const key = name.toLowerCase();
+      const earlier = merged.get(key);
+      // A later layer overrides field by field, so a project can e.g. just set "enabled": false.
+      merged.set(key, {
+        entry: { ...earlier?.entry, ...definedFields(entry), name },
+        source: file,
+        at: jsonPath(base),
+      });
+    });
+  }
+
+  const databases: Database[] = [];
+  for (const { entry, source, at } of merged.values()) {
+    const name = entry.name!;
+    if (entry.keywords === undefined) {
+      problems.push(problem(source, [at, "keywords"], `database "${name}" has no keywords; skipped`));
+      continue;
+    }
+    if (entry.mcp_tool_name === undefined) {
+      problems.push(problem(source, [at, "mcp_tool_name"], `database "${name}" names no MCP tool; skipped`));
+      continue;
+    }
+    databases.push({
+      name,
+      keywords: entry.keywords,
+      mcpToolName: entry.mcp_tool_name,
+      description: entry.description?.trim() || `${name} documentation`,
+      path: entry.path,
+      domains: [...new Set(entry.domains ?? [])],
+      indexName: entry.index_name,
+      toolArgs: entry.tool_args as Record<string, unknown> | undefined,
+      enabled: entry.enabled ?? true,
+      source,
+    });
+  }
+  return { databases, escapeHatchTtlSeconds, problems, files };
+}
+
+function definedFields(entry: DatabaseEntry): Partial<DatabaseEntry> {
+  return Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== undefined));
+}

@@ -1,0 +1,36 @@
+/** Hostname handling shared by config validation and matching. */
+
+/**
+ * Lower-case hostname from a bare host, a `*.host` / `.host` pattern or a URL; undefined when it is not a
+ * hostname. Users paste all of these into `domains` and agents into `allowed_domains`.
+ */
+export function normalizeHost(input: string): string | undefined {
+  let host = input.trim().toLowerCase();
+  if (host.includes("://")) {
+    try {
+      host = new URL(host).hostname;
+    } catch {
+      return undefined;
+    }
+  } else {
+    host = host.replace(/^\*?\./, "").split("/")[0].replace(/:\d+$/, "");
+  }
+  host = host.replace(/\.$/, "");
+  return /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host) || /^\[[0-9a-f:.]+\]$/.test(host) ? host : undefined;
+}
+
+/** True when `host` is `domain` or one of its subdomains. */
+export function hostCovered(host: string, domain: string): boolean {
+  return host === domain || host.endsWith("." + domain);
+}
+
+/** The hostname of a URL the agent wants to fetch, or undefined for anything that is not an http(s) URL. */
+export function urlHost(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return undefined;
+    return normalizeHost(parsed.hostname);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Keyword matching (SPEC §3). A keyword matches where the characters just outside it are not letters,
+ * digits or underscores. A `\b` regex gets symbol keywords wrong: `\bc\+\+\b` never matches "c++ "
+ * (no word boundary after "+"), and `\b.net` needs a word character before the dot.
+ */
+
+const WORD_CHAR = /^[\p{L}\p{N}\p{M}_]$/u;
+
+/** Lower-case with whitespace runs collapsed, so "GitHub\n  Actions" meets the keyword "github actions". */
+export function normalizeText(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, " ");
+}
+
+function codePointBefore(text: string, index: number): string {
+  if (index <= 0) return "";
+  const low = text.charCodeAt(index - 1);
+  const isLowSurrogate = low >= 0xdc00 && low <= 0xdfff;
+  return isLowSurrogate && index >= 2 ? text.slice(index - 2, index) : text[index - 1];
+}
+
+function codePointAt(text: string, index: number): string {
+  const cp = text.codePointAt(index);
+  return cp === undefined ? "" : String.fromCodePoint(cp);
+}
+
+/** Both arguments already passed through normalizeText. */
+export function containsKeyword(text: string, keyword: string): boolean {
+  if (keyword === "") return false;
+  for (let at = text.indexOf(keyword); at >= 0; at = text.indexOf(keyword, at + 1)) {
+    const before = codePointBefore(text, at);
+    const after = codePointAt(text, at + keyword.length);
+    if (!WORD_CHAR.test(before) && !WORD_CHAR.test(after)) return true;
+  }
+  return false;
+}

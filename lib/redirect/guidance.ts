@@ -1,0 +1,117 @@
+/**
+ * The text the agent reads when a web request is denied. Claude Code shows the model
+ * `permissionDecisionReason`, so the reason alone must say what matched, which tool to call with which
+ * literal arguments, and how to get the web request through anyway.
+ */
+import type { Database } from "../config/types.ts";
+import type { Match } from "../match/match.ts";
+import type { WebRequest } from "./request.ts";
+
+/** Long queries are cut in the guidance; the agent only needs enough to search with. */
+const MAX_QUERY_CHARS = 500;
+
+export interface GuidanceOptions {
+  ttlSeconds: number;
+  /** False when the denial could not be recorded, so an identical retry would be denied again. */
+  retryWillPass: boolean;
+}
+
+function clip(text: string): string {
+  return text.length > MAX_QUERY_CHARS ? text.slice(0, MAX_QUERY_CHARS) + "…" : text;
+}
+
+/** What to search the local docs for: the search query, or what the agent wanted from the page. */
+export function localQuery(request: WebRequest): string {
+  if (request.tool === "WebSearch") return clip(request.query.trim());
+  if (request.prompt.trim() !== "") return clip(request.prompt.trim());
+  try {
+    const words = new URL(request.url).pathname.split(/[/_\-.]+/).filter((w) =>
+      w && !/^(html?|php|aspx?)$/.test(w)
+    );
+    return clip(words.join(" "));
+  } catch {
+    return clip(request.url);
+  }
+}
+
+/** Literal arguments when the config gives enough to build them (`index_name` / `tool_args`), else undefined. */
+export function literalArguments(database: Database, query: string): Record<string, unknown> | undefined {
+  if (database.indexName === undefined && database.toolArgs === undefined) return undefined;
+  const args: Record<string, unknown> = {};
+  if (database.indexName !== undefined) args.index_name = database.indexName;
+  let placed = false;
+  for (const [key, value] of Object.entries(database.toolArgs ?? {})) {
+    // "{query}" in tool_args marks where the query goes, for tools whose parameter is not called "query".
+    if (value === "{query}") {
+      args[key] = query;
+      placed = true;
+    } else args[key] = value;
+  }
+  if (!placed) args.query = query;
+  return args;
+}
+
+/** `tool {"arg": …}` when the arguments are known, else the tool and what to search. */
+export function toolCall(database: Database, query: string): string {
+  const args = literalArguments(database, query);
+  if (args !== undefined) return `${database.mcpToolName} ${JSON.stringify(args)}`;
+  return `${database.mcpToolName} for ${JSON.stringify(query)}${database.path ? ` in ${database.path}` : ""}`;
+}
+
+function why(match: Match): string {
+  return match.reason.kind === "keyword" ? `"${match.reason.keyword}"` : `domain ${match.reason.host}`;
+}
+
+function about(database: Database): string {
+  return `${database.description}${database.path ? `; database ${database.path}` : ""}`;
+}
+
+export function formatDuration(seconds: number): string {
+  if (seconds % 3600 === 0) return seconds === 3600 ? "1 hour" : `${seconds / 3600} hours`;
+  if (seconds % 60 === 0) return seconds === 60 ? "1 minute" : `${seconds / 60} minutes`;
+  return seconds === 1 ? "1 second" : `${seconds} seconds`;
+}
+
+function retrySentence(request: WebRequest, options: GuidanceOptions): string {
+  if (!options.retryWillPass) {
+    return "docsearch-hook could not record this denial (its state database is unavailable), so repeating " +
+      "the request would be denied again; tell the user to run `docsearch-hook doctor`.";
+  }
+  const identical = request.tool === "WebSearch"
+    ? "WebSearch (same query and domains)"
+    : "WebFetch (same URL)";
+  return `If the local results are not enough, repeat this identical ${identical} within ` +
+    `${formatDuration(options.ttlSeconds)} and it will be allowed.`;
+}
+
+export function denyReason(request: WebRequest, matches: readonly Match[], options: GuidanceOptions): string {
+  const query = localQuery(request);
+  const subject = request.tool === "WebSearch" ? "this web search" : `${request.url}`;
+  const lines: string[] = [];
+  if (matches.length === 1) {
+    const [match] = matches;
+    lines.push(
+      `Local documentation covers ${subject}: ${why(match)} matches the "${match.database.name}" docs ` +
+        `(${about(match.database)}).`,
+      `Search it instead of the web: ${toolCall(match.database, query)}`,
+    );
+  } else {
+    lines.push(
+      `Local documentation covers ${subject}: it matches ${matches.length} local docs databases. ` +
+        `Search them IN PARALLEL (all calls in one message) instead of the web:`,
+      ...matches.map((match, i) =>
+        `${i + 1}. "${match.database.name}" (${why(match)}; ${about(match.database)}): ${
+          toolCall(match.database, query)
+        }`
+      ),
+    );
+  }
+  lines.push(retrySentence(request, options));
+  return lines.join("\n");
+}
+
+/** A short summary beside the reason, for agents that surface `additionalContext` separately. */
+export function denyContext(matches: readonly Match[]): string {
+  const names = matches.map((m) => `${m.database.name} (${m.database.mcpToolName})`).join(", ");
+  return `docsearch-hook: local documentation is available for this topic: ${names}. Prefer it to web search.`;
+}

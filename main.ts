@@ -1,0 +1,168 @@
+#!/usr/bin/env -S deno run -A
+/**
+ * docsearch-hook: command-line parsing and dispatch only. Each command's code is imported when that command
+ * runs, so the hook's start-up pays for nothing else. Errors end here, mapped to exit codes in one place.
+ */
+import { describeOptions, type OptionTable, parseArgv, type ParsedArgs } from "./lib/cli/args.ts";
+import { CommandFailedError, UsageError } from "./lib/cli/errors.ts";
+import { print, printError } from "./lib/cli/io.ts";
+import { VERSION } from "./lib/version.ts";
+
+interface Command<T extends OptionTable> {
+  summary: string;
+  usage: string;
+  options: T;
+  /** The hook must never block the agent: any error becomes exit 0 and one stderr line. */
+  failOpen?: boolean;
+  run: (args: ParsedArgs<T>) => Promise<number>;
+}
+
+const command = <T extends OptionTable>(spec: Command<T>): Command<T> => spec;
+
+const configOption = {
+  type: "string",
+  value: "PATH",
+  description: "config file to use instead of the usual lookup (also DOCSEARCH_CONFIG)",
+} as const;
+
+const COMMANDS = {
+  hook: command({
+    summary: "handle one agent hook event from stdin (the command the agent runs)",
+    usage: "docsearch-hook hook [--config PATH] < event.json",
+    options: { config: configOption },
+    failOpen: true,
+    run: async ({ values }) => (await import("./lib/commands/hook.ts")).run(values),
+  }),
+  check: command({
+    summary: "dry run: which databases a web search matches, and the exact hook output",
+    usage:
+      "docsearch-hook check <query…> [--domain HOST]… [--json]\n       docsearch-hook check --url URL [--json]",
+    options: {
+      url: {
+        type: "string",
+        value: "URL",
+        description: "check a WebFetch of this URL instead of a WebSearch",
+      },
+      domain: {
+        type: "string",
+        value: "HOST",
+        multiple: true,
+        description: "add HOST to the search's allowed_domains",
+      },
+      json: {
+        type: "boolean",
+        description: "print exactly what the hook would print (nothing when it allows)",
+      },
+      config: configOption,
+    },
+    run: async (args) => (await import("./lib/commands/check.ts")).run(args),
+  }),
+};
+
+type CommandName = keyof typeof COMMANDS;
+
+function globalHelp(): string {
+  const names = Object.keys(COMMANDS) as CommandName[];
+  const width = Math.max(...names.map((n) => n.length));
+  return [
+    `docsearch-hook ${VERSION}: keeps an AI coding agent's documentation searches on local docs.`,
+    "",
+    "Usage: docsearch-hook <command> [options]",
+    "",
+    "Commands:",
+    ...names.map((name) => `  ${name.padEnd(width)}  ${COMMANDS[name].summary}`),
+    "",
+    "Options:",
+    "  -h, --help     show help (also: docsearch-hook <command> --help)",
+    "  -V, --version  show the version",
+    "",
+    "Environment: DOCSEARCH_CONFIG (config file), DOCSEARCH_HOME (state directory),",
+    "             DOCSEARCH_HOOK_DISABLED=1 (every hook action becomes a silent allow).",
+  ].join("\n");
+}
+
+function commandHelp(name: CommandName): string {
+  const spec: Command<OptionTable> = COMMANDS[name];
+  return [
+    `docsearch-hook ${name}: ${spec.summary}`,
+    "",
+    `Usage: ${spec.usage}`,
+    "",
+    "Options:",
+    describeOptions(spec.options),
+  ]
+    .join("\n");
+}
+
+/** Edit distance, for "did you mean" on mistyped commands. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length];
+}
+
+function closest(name: string): string | undefined {
+  return Object.keys(COMMANDS).find((known) => distance(name, known) <= 2);
+}
+
+async function runCommand(name: CommandName, argv: string[]): Promise<number> {
+  const spec: Command<OptionTable> = COMMANDS[name];
+  try {
+    if (argv.includes("--help") || argv.includes("-h")) {
+      print(commandHelp(name));
+      return 0;
+    }
+    return await spec.run(parseArgv(argv, spec.options));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (spec.failOpen) {
+      printError(`docsearch-hook ${name}: ${message}; allowing`);
+      return 0;
+    }
+    if (error instanceof UsageError) {
+      printError(
+        `docsearch-hook ${name}: ${message}\nUsage: ${spec.usage}\nMore: docsearch-hook ${name} --help`,
+      );
+      return error.exitCode;
+    }
+    if (error instanceof CommandFailedError) {
+      printError(`docsearch-hook ${name}: ${message}${error.hint ? `\n  fix: ${error.hint}` : ""}`);
+      return error.exitCode;
+    }
+    printError(`docsearch-hook ${name}: unexpected error: ${error instanceof Error ? error.stack : message}`);
+    return 1;
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    printError(globalHelp());
+    return 2;
+  }
+  if (name === "--help" || name === "-h" || name === "help") {
+    print(rest[0] && rest[0] in COMMANDS ? commandHelp(rest[0] as CommandName) : globalHelp());
+    return 0;
+  }
+  if (name === "--version" || name === "-V" || name === "version") {
+    print(`docsearch-hook ${VERSION}`);
+    return 0;
+  }
+  if (!(name in COMMANDS)) {
+    const guess = closest(name);
+    printError(
+      `docsearch-hook: unknown command "${name}"${guess ? `; did you mean "${guess}"?` : ""}\n` +
+        "Run docsearch-hook --help for the list of commands.",
+    );
+    return 2;
+  }
+  return await runCommand(name as CommandName, rest);
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));
