@@ -9,17 +9,18 @@ import { type Config, type Database, DEFAULT_ESCAPE_HATCH_TTL_SECONDS } from "./
 
 const HINTS: Record<string, string> = {
   databases:
-    'a list of databases, e.g. "databases": [{"keywords": ["gitlab"], "mcp_tool_name": "mcp__leann__search"}]',
-  name: 'a short unique name, e.g. "gitlab"',
-  keywords: 'a non-empty list of non-empty strings, e.g. "keywords": ["gitlab", "gitlab-ci"]',
-  path: 'the database location as a string, e.g. "/home/me/.leann/indexes/gitlab"',
-  mcp_tool_name: 'the MCP tool the agent should call, e.g. "mcp__leann__search"',
-  description: 'a string, e.g. "GitLab documentation from docs.gitlab.com"',
-  domains: 'a list of hostnames, e.g. ["docs.gitlab.com"]',
-  index_name: 'the index the MCP tool should search, e.g. "gitlab"',
-  tool_args: 'an object of literal tool arguments, e.g. {"top_k": 5}; "{query}" marks where the query goes',
-  enabled: "true or false",
-  escape_hatch_ttl_seconds: "a whole number of seconds from 1 to 86400, e.g. 300",
+    'make it a list, e.g. "databases": [{"keywords": ["gitlab"], "mcp_tool_name": "mcp__leann__search"}]',
+  name: 'use a short unique name, e.g. "gitlab"',
+  keywords: 'use a non-empty list of non-empty strings, e.g. "keywords": ["gitlab", "gitlab-ci"]',
+  path: 'give the database location as a string, e.g. "/home/me/.leann/indexes/gitlab"',
+  mcp_tool_name: 'name the MCP tool the agent should call, e.g. "mcp_tool_name": "mcp__leann__search"',
+  description: 'use a string, e.g. "GitLab documentation from docs.gitlab.com"',
+  domains: 'use a list of hostnames, e.g. "domains": ["docs.gitlab.com"]',
+  index_name: 'name the index the MCP tool should search, e.g. "index_name": "gitlab"',
+  tool_args:
+    'use an object of literal tool arguments, e.g. {"top_k": 5}; "{query}" marks where the query goes',
+  enabled: "use true or false",
+  escape_hatch_ttl_seconds: "use a whole number of seconds from 1 to 86400, e.g. 300",
 };
 
 const nonEmpty = z.string().trim().min(1);
@@ -61,12 +62,14 @@ export function jsonPath(path: readonly PropertyKey[]): string {
 
 function problem(file: string, path: readonly PropertyKey[], message: string): string {
   const field = [...path].reverse().find((key): key is string => typeof key === "string" && key in HINTS);
-  const hint = field ? ` (expected ${HINTS[field]})` : "";
+  const hint = field ? ` (fix: ${HINTS[field]})` : "";
   return `${file}: ${jsonPath(path)}: ${message}${hint}`;
 }
 
-function zodProblems(file: string, base: PropertyKey[], error: z.ZodError): string[] {
-  return error.issues.map((issue) => problem(file, [...base, ...issue.path], issue.message));
+function zodProblems(file: string, base: PropertyKey[], error: z.ZodError, consequence: string): string[] {
+  return error.issues.map((issue) =>
+    problem(file, [...base, ...issue.path], `${issue.message}; ${consequence}`)
+  );
 }
 
 function unknownKeys(
@@ -139,21 +142,18 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
     if (root.escape_hatch_ttl_seconds !== undefined) {
       const ttl = ttlSeconds.safeParse(root.escape_hatch_ttl_seconds);
       if (ttl.success) escapeHatchTtlSeconds = ttl.data;
-      else problems.push(...zodProblems(file, ["escape_hatch_ttl_seconds"], ttl.error));
+      else problems.push(...zodProblems(file, ["escape_hatch_ttl_seconds"], ttl.error, "using the default"));
     }
     if (root.databases === undefined) continue;
     if (!Array.isArray(root.databases)) {
-      problems.push(problem(file, ["databases"], "expected a list"));
+      problems.push(problem(file, ["databases"], "not a list; file skipped"));
       continue;
     }
     root.databases.forEach((raw, i) => {
       const base = ["databases", i];
       const parsed = databaseEntry.safeParse(raw);
       if (!parsed.success) {
-        problems.push(
-          ...zodProblems(file, base, parsed.error),
-          `${file}: ${jsonPath(base)}: database skipped`,
-        );
+        problems.push(...zodProblems(file, base, parsed.error, "database skipped"));
         return;
       }
       problems.push(...unknownKeys(file, base, raw as Record<string, unknown>, ENTRY_KEYS));

@@ -1,0 +1,79 @@
+import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import { describeOptions, parseArgv } from "../lib/cli/args.ts";
+import { UsageError } from "../lib/cli/errors.ts";
+import { homeDir, isAbsolute, join, stateDir } from "../lib/paths.ts";
+import { VERSION } from "../lib/version.ts";
+import { ROOT } from "./helpers.ts";
+
+const table = {
+  url: { type: "string", value: "URL", description: "u" },
+  domain: { type: "string", multiple: true, description: "d" },
+  json: { type: "boolean", short: "j", description: "j" },
+} as const;
+
+Deno.test("argv: values, inline values, repeatable options, short flags, positionals and --", () => {
+  assertEquals(
+    parseArgv(
+      ["a", "--url", "https://x", "--domain=a.io", "--domain", "b.io", "-j", "b", "--", "--json"],
+      table,
+    ),
+    {
+      values: { url: "https://x", domain: ["a.io", "b.io"], json: true },
+      positionals: ["a", "b", "--json"],
+    },
+  );
+  assertEquals(parseArgv(["-"], table).positionals, ["-"]);
+});
+
+Deno.test("argv: unknown options, missing values and values on flags are usage errors", () => {
+  throws(
+    () => parseArgv(["--nope"], table),
+    (e) => e instanceof UsageError && /unknown option --nope/.test(e.message),
+  );
+  throws(() => parseArgv(["-x"], table), UsageError);
+  throws(() => parseArgv(["--url"], table), /--url needs a value \(URL\)/);
+  throws(() => parseArgv(["--json=yes"], table), /takes no value/);
+});
+
+Deno.test("argv: option help is generated from the table", () => {
+  assertEquals(describeOptions(table).split("\n"), [
+    "      --url URL       u",
+    "      --domain VALUE  d (repeatable)",
+    "  -j, --json          j",
+  ]);
+});
+
+Deno.test("paths: joins and absolute paths on POSIX and Windows", () => {
+  assertEquals(join("linux", "/home/u/", "/.claude", "hooks"), "/home/u/.claude/hooks");
+  assertEquals(join("linux", "/", "a"), "/a");
+  assertEquals(
+    join("windows", "C:\\Users\\u\\", "AppData", "docsearch-hook"),
+    "C:\\Users\\u\\AppData\\docsearch-hook",
+  );
+  assertEquals(isAbsolute("C:/x", "windows"), true);
+  assertEquals(isAbsolute("\\\\server\\share", "windows"), true);
+  assertEquals(isAbsolute("rel\\x", "windows"), false);
+  assertEquals(isAbsolute("/x", "linux"), true);
+  assertEquals(isAbsolute("x", "darwin"), false);
+});
+
+Deno.test("paths: the state directory follows DOCSEARCH_HOME, then the platform default", () => {
+  const env = (vars: Record<string, string>) => (name: string) => vars[name];
+  assertEquals(stateDir(env({ DOCSEARCH_HOME: "/d", HOME: "/h" }), "linux"), "/d");
+  assertEquals(stateDir(env({ XDG_STATE_HOME: "/x", HOME: "/h" }), "linux"), "/x/docsearch-hook");
+  assertEquals(
+    stateDir(env({ XDG_STATE_HOME: "relative", HOME: "/h" }), "linux"),
+    "/h/.local/state/docsearch-hook",
+  );
+  assertEquals(stateDir(env({ HOME: "/Users/u" }), "darwin"), "/Users/u/.local/state/docsearch-hook");
+  assertEquals(
+    stateDir(env({ LOCALAPPDATA: "C:\\Users\\u\\AppData\\Local", USERPROFILE: "C:\\Users\\u" }), "windows"),
+    "C:\\Users\\u\\AppData\\Local\\docsearch-hook",
+  );
+  assertEquals(stateDir(env({}), "linux"), undefined);
+  assertEquals(homeDir(env({ USERPROFILE: "C:\\Users\\u", HOME: "/h" }), "windows"), "C:\\Users\\u");
+});
+
+Deno.test("the version constant matches deno.json", () => {
+  assertEquals(VERSION, JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).version);
+});

@@ -1,0 +1,226 @@
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { configLocation, readLayer } from "../lib/config/layers.ts";
+import { loadConfig } from "../lib/config/load.ts";
+import { resolveConfig } from "../lib/config/resolve.ts";
+import type { Env } from "../lib/paths.ts";
+import { fixture, readFixture } from "./helpers.ts";
+
+const layer = (path: string, value: unknown) => ({ path, text: JSON.stringify(value) });
+const envOf = (vars: Record<string, string>): Env => (name) => vars[name];
+
+Deno.test("a config written for the seed's Python hook works unchanged", () => {
+  const config = resolveConfig([{ path: "seed.json", text: readFixture("config/seed.json") }], true);
+  assertEquals(config.problems, []);
+  assertEquals(config.databases.map((d) => [d.name, d.keywords, d.mcpToolName, d.path, d.enabled]), [
+    [
+      "gitlab",
+      ["gitlab", "gl", "gitlab-ci"],
+      "mcp__leann__search",
+      "/Users/viktor/.leann/databases/gitlab",
+      true,
+    ],
+    [
+      "kubernetes",
+      ["kubernetes", "k8s", "kubectl"],
+      "mcp__leann__search",
+      "/Users/viktor/.leann/databases/kubernetes",
+      true,
+    ],
+  ]);
+  assertEquals(config.escapeHatchTtlSeconds, 300);
+});
+
+Deno.test("extensions are read and normalised", () => {
+  const config = resolveConfig([layer("c.json", {
+    escape_hatch_ttl_seconds: 60,
+    databases: [{
+      name: "GitLab Docs",
+      keywords: [" gitlab "],
+      domains: ["https://Docs.GitLab.com/ee", "*.gitlab.io", "docs.gitlab.com"],
+      index_name: "gitlab",
+      tool_args: { top_k: 5 },
+      mcp_tool_name: "mcp__leann__leann_search",
+      enabled: false,
+    }],
+  })], true);
+  assertEquals(config.problems, []);
+  const [db] = config.databases;
+  assertEquals(db.name, "GitLab Docs");
+  assertEquals(db.keywords, ["gitlab"]);
+  assertEquals(db.domains, ["docs.gitlab.com", "gitlab.io"]);
+  assertEquals(db.indexName, "gitlab");
+  assertEquals(db.toolArgs, { top_k: 5 });
+  assertEquals(db.enabled, false);
+  assertEquals(db.description, "GitLab Docs documentation");
+  assertEquals(config.escapeHatchTtlSeconds, 60);
+});
+
+Deno.test("one bad database entry is skipped with its JSON path while the valid ones keep working", () => {
+  const config = resolveConfig([{ path: "bad.json", text: readFixture("config/one-bad-entry.json") }], true);
+  assertEquals(config.databases.map((d) => d.name), ["gitlab"]);
+  assertEquals(config.problems.length, 1);
+  match(
+    config.problems[0],
+    /^bad\.json: databases\[0\]\.keywords: .*; database skipped \(fix: use a non-empty list.*"keywords": \[/,
+  );
+});
+
+Deno.test("invalid JSON is reported with line and column, and the file contributes nothing", () => {
+  const text = readFixture("config/invalid-json.json");
+  const config = resolveConfig([{ path: "x.json", text }], true);
+  assertEquals(config.databases, []);
+  assertEquals(config.problems.length, 1);
+  match(config.problems[0], /^x\.json: invalid JSON.*line 3/);
+});
+
+Deno.test("wrong shapes are reported, each with a fix hint", () => {
+  const cases: [unknown, RegExp][] = [
+    [[1, 2], /\(top level\): expected a JSON object/],
+    [{ databases: {} }, /databases: not a list; file skipped \(fix: make it a list/],
+    [
+      { databases: [{ keywords: [] }] },
+      /databases\[0\]\.keywords: .*database skipped \(fix: use a non-empty list/,
+    ],
+    [{ databases: [{ keywords: [""] }] }, /databases\[0\]\.keywords\[0\]: /],
+    [
+      { databases: [{ keywords: ["a"], domains: ["not a host"] }] },
+      /domains\[0\]: "not a host" is not a hostname/,
+    ],
+    [{ databases: [{ keywords: ["a"], enabled: "no" }] }, /enabled: .*\(fix: use true or false\)/],
+    [{ databases: [{ description: "x" }] }, /databases\[0\]\.name: a database needs a name or keywords/],
+    [{ databases: [{ keywords: ["a"] }] }, /databases\[0\]\.mcp_tool_name: database "a" names no MCP tool/],
+    [
+      { escape_hatch_ttl_seconds: -5 },
+      /escape_hatch_ttl_seconds: .*using the default \(fix: use a whole number of seconds/,
+    ],
+    [
+      { databases: [{ keywords: ["a"], mcp_tool_name: "t", keyword: ["b"] }] },
+      /keyword: unknown field, ignored \(did you mean "keywords"\?\)/,
+    ],
+    [{ databse: [] }, /databse: unknown field/],
+  ];
+  for (const [value, expected] of cases) {
+    const { problems } = resolveConfig([layer("f.json", value)], true);
+    ok(problems.some((p) => expected.test(p)), `${JSON.stringify(value)} → ${JSON.stringify(problems)}`);
+    ok(problems.every((p) => p.startsWith("f.json: ")));
+  }
+});
+
+Deno.test("later layers override databases by name, field by field, and add new ones", () => {
+  const config = resolveConfig([
+    layer("user.json", {
+      escape_hatch_ttl_seconds: 120,
+      databases: [
+        { keywords: ["gitlab"], mcp_tool_name: "mcp__leann__search", description: "user" },
+        { keywords: ["kubernetes"], mcp_tool_name: "mcp__leann__search" },
+      ],
+    }),
+    layer("project.json", {
+      databases: [{ name: "GitLab", index_name: "gl-16" }, { keywords: ["vue"], mcp_tool_name: "t" }],
+    }),
+    layer("local.json", {
+      escape_hatch_ttl_seconds: 30,
+      databases: [{ name: "kubernetes", enabled: false }],
+    }),
+  ], false);
+  assertEquals(config.problems, []);
+  assertEquals(config.databases.map((d) => [d.name, d.indexName, d.description, d.enabled, d.source]), [
+    ["GitLab", "gl-16", "user", true, "project.json"],
+    ["kubernetes", undefined, "kubernetes documentation", false, "local.json"],
+    ["vue", undefined, "vue documentation", true, "project.json"],
+  ]);
+  assertEquals(config.escapeHatchTtlSeconds, 30);
+});
+
+Deno.test("an override for a name no earlier layer defines still needs keywords", () => {
+  const config = resolveConfig([layer("p.json", { databases: [{ name: "ghost", enabled: false }] })], false);
+  assertEquals(config.databases, []);
+  match(config.problems[0], /p\.json: databases\[0\]\.keywords: database "ghost" has no keywords/);
+});
+
+Deno.test("missing implicit layers are silent; a missing or unreadable explicit file is a problem", () => {
+  assertEquals(resolveConfig([{ path: "/nope/a.json" }], false).problems, []);
+  match(
+    resolveConfig([{ path: "/nope/a.json" }], true).problems[0],
+    /\/nope\/a\.json: config file not found/,
+  );
+  match(
+    resolveConfig([{ path: "d", readError: "Is a directory" }], false).problems[0],
+    /d: cannot read the file: Is a directory/,
+  );
+  const dir = readLayer(fixture("config"));
+  ok(dir.readError !== undefined && dir.text === undefined);
+  assertEquals(readLayer("/definitely/not/here.json"), { path: "/definitely/not/here.json" });
+});
+
+Deno.test("config lookup: --config, then DOCSEARCH_CONFIG, else user then project layers", () => {
+  const env = envOf({ HOME: "/home/u", DOCSEARCH_CONFIG: "/etc/ds.json" });
+  assertEquals(configLocation("/flag.json", env, "linux", "/p"), { paths: ["/flag.json"], explicit: true });
+  assertEquals(configLocation(undefined, env, "linux", "/p"), { paths: ["/etc/ds.json"], explicit: true });
+  assertEquals(configLocation(undefined, envOf({ HOME: "/home/u" }), "linux", "/work/p"), {
+    paths: [
+      "/home/u/.claude/hooks/docsearch-config.json",
+      "/work/p/.claude/docsearch.json",
+      "/work/p/.claude/docsearch.local.json",
+    ],
+    explicit: false,
+  });
+  assertEquals(
+    configLocation(undefined, envOf({ HOME: "/home/u", CLAUDE_PROJECT_DIR: "/proj" }), "linux", "/work/p")
+      .paths[1],
+    "/proj/.claude/docsearch.json",
+  );
+  assertEquals(configLocation(undefined, envOf({ USERPROFILE: "C:\\Users\\u" }), "windows", "D:\\p").paths, [
+    "C:\\Users\\u\\.claude\\hooks\\docsearch-config.json",
+    "D:\\p\\.claude\\docsearch.json",
+    "D:\\p\\.claude\\docsearch.local.json",
+  ]);
+});
+
+Deno.test("the validated config is cached and revalidated when a layer's text changes", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/c.json`;
+    const state = `${dir}/state`;
+    const location = { paths: [file], explicit: true };
+    Deno.writeTextFileSync(file, JSON.stringify({ databases: [{ keywords: ["a"], mcp_tool_name: "t" }] }));
+    const first = await loadConfig(location, state, "linux", 1);
+    assertEquals(first.databases.map((d) => d.name), ["a"]);
+    const cacheFile = `${state}/config-cache.json`;
+    assertEquals(Object.keys(JSON.parse(Deno.readTextFileSync(cacheFile)).entries).length, 1);
+    assertEquals(Deno.statSync(cacheFile).mode! & 0o777, 0o600);
+
+    // A hit comes from the cache: doctor the cached copy and see it served.
+    const cache = JSON.parse(Deno.readTextFileSync(cacheFile));
+    const key = Object.keys(cache.entries)[0];
+    cache.entries[key].config.databases[0].name = "from-cache";
+    Deno.writeTextFileSync(cacheFile, JSON.stringify(cache));
+    assertEquals((await loadConfig(location, state, "linux", 2)).databases[0].name, "from-cache");
+
+    // Any edit misses the cache, and the new text is validated.
+    Deno.writeTextFileSync(file, JSON.stringify({ databases: [{ keywords: ["b"], mcp_tool_name: "t" }] }));
+    assertEquals((await loadConfig(location, state, "linux", 3)).databases.map((d) => d.name), ["b"]);
+    Deno.removeSync(file);
+    match((await loadConfig(location, state, "linux", 4)).problems[0], /config file not found/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a corrupt or unwritable cache only costs a revalidation", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/c.json`;
+    Deno.writeTextFileSync(file, JSON.stringify({ databases: [{ keywords: ["a"], mcp_tool_name: "t" }] }));
+    Deno.mkdirSync(`${dir}/state`);
+    Deno.writeTextFileSync(`${dir}/state/config-cache.json`, "{not json");
+    const location = { paths: [file], explicit: true };
+    assertEquals((await loadConfig(location, `${dir}/state`, "linux", 1)).databases.length, 1);
+    // A file where the state directory should be: nothing can be cached, the config still loads.
+    Deno.writeTextFileSync(`${dir}/blocker`, "");
+    assertEquals((await loadConfig(location, `${dir}/blocker/state`, "linux", 1)).databases.length, 1);
+    assertEquals((await loadConfig(location, undefined, "linux", 1)).databases.length, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,97 @@
+/** Shared test helpers: config builders and a sandboxed runner for the real CLI. */
+import type { Config, Database } from "../lib/config/types.ts";
+
+export const ROOT = new URL("../", import.meta.url).pathname;
+export const fixture = (path: string): string => `${ROOT}fixtures/${path}`;
+export const readFixture = (path: string): string => Deno.readTextFileSync(fixture(path));
+
+export function database(overrides: Partial<Database> & { name: string }): Database {
+  return {
+    keywords: [overrides.name],
+    mcpToolName: "mcp__leann__search",
+    description: `${overrides.name} documentation`,
+    domains: [],
+    enabled: true,
+    source: "test.json",
+    ...overrides,
+  };
+}
+
+export function config(databases: Database[], escapeHatchTtlSeconds = 300): Config {
+  return { databases, escapeHatchTtlSeconds, problems: [], files: [] };
+}
+
+let denoDirCache: string | undefined;
+
+/** The parent's Deno cache, so subprocesses under a temp HOME neither re-download zod nor re-transpile. */
+async function denoDir(): Promise<string> {
+  if (denoDirCache) return denoDirCache;
+  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" }).output();
+  denoDirCache = JSON.parse(new TextDecoder().decode(out.stdout)).denoDir as string;
+  return denoDirCache;
+}
+
+export interface Sandbox {
+  home: string;
+  state: string;
+  env: Record<string, string>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** A temp HOME and DOCSEARCH_HOME with nothing of the caller's environment leaking in. */
+export async function sandbox(extraEnv: Record<string, string> = {}): Promise<Sandbox> {
+  const home = await Deno.makeTempDir({ prefix: "docsearch-test-" });
+  const state = `${home}/state`;
+  return {
+    home,
+    state,
+    env: {
+      HOME: home,
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      DENO_DIR: await denoDir(),
+      DOCSEARCH_HOME: state,
+      NO_COLOR: "1",
+      ...extraEnv,
+    },
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(home, { recursive: true });
+    },
+  };
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `deno run -A main.ts ARGS` as the agent would: a fresh process, stdin piped and closed. */
+export async function runCli(
+  args: string[],
+  options: { env: Record<string, string>; stdin?: string | Uint8Array; cwd?: string },
+): Promise<CliResult> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", `--config=${ROOT}deno.json`, `${ROOT}main.ts`, ...args],
+    cwd: options.cwd ?? ROOT,
+    env: options.env,
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  if (options.stdin !== undefined) {
+    await writer.write(
+      typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin,
+    );
+  }
+  await writer.close();
+  const out = await child.output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
+
+/** A fixture event with some fields replaced. */
+export function event(path: string, overrides: Record<string, unknown> = {}): string {
+  return JSON.stringify({ ...JSON.parse(readFixture(`events/${path}`)), ...overrides });
+}

@@ -1,0 +1,213 @@
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { matchRequest } from "../lib/match/match.ts";
+import { buildDenial, decideRedirect, type RedirectState } from "../lib/redirect/decide.ts";
+import { formatDuration, literalArguments, localQuery, toolCall } from "../lib/redirect/guidance.ts";
+import { requestIdentity, type WebRequest, webRequestFrom } from "../lib/redirect/request.ts";
+import type { DenialRecord } from "../lib/state/denials.ts";
+import { config, database } from "./helpers.ts";
+
+const gitlab = database({
+  name: "gitlab",
+  keywords: ["gitlab"],
+  domains: ["docs.gitlab.com"],
+  path: "/db/gitlab",
+  indexName: "gitlab",
+  mcpToolName: "mcp__leann__leann_search",
+  description: "GitLab docs",
+});
+const k8s = database({ name: "kubernetes", keywords: ["k8s"], path: "/db/k8s" });
+const search = (query: string, allowedDomains: string[] = [], blockedDomains: string[] = []): WebRequest => ({
+  tool: "WebSearch",
+  query,
+  allowedDomains,
+  blockedDomains,
+});
+const reasonOf = (output: string) => JSON.parse(output).hookSpecificOutput.permissionDecisionReason as string;
+
+Deno.test("web requests are read from WebSearch and WebFetch tool_input only", () => {
+  assertEquals(
+    webRequestFrom("WebSearch", { query: "q", allowed_domains: ["a.com", 3], blocked_domains: "x" }),
+    {
+      tool: "WebSearch",
+      query: "q",
+      allowedDomains: ["a.com"],
+      blockedDomains: [],
+    },
+  );
+  assertEquals(webRequestFrom("WebFetch", { url: "https://a.com", prompt: 5 }), {
+    tool: "WebFetch",
+    url: "https://a.com",
+    prompt: "",
+  });
+  assertEquals(webRequestFrom("WebSearch", { query: "  " }), undefined);
+  assertEquals(webRequestFrom("WebSearch", { q: "gitlab" }), undefined);
+  assertEquals(webRequestFrom("WebFetch", {}), undefined);
+  assertEquals(webRequestFrom("Bash", { query: "gitlab" }), undefined);
+  assertEquals(webRequestFrom("WebSearch", undefined), undefined);
+});
+
+Deno.test("request identity: exact query, domain lists as sets, or the exact URL", () => {
+  const id = (r: WebRequest) => requestIdentity(r);
+  assertEquals(id(search("q", ["b.com", "a.com"])), id(search("q", ["A.com", "b.com", "a.com"])));
+  assertEquals(id(search("q", [], ["x.com", "y.com"])), id(search("q", [], ["y.com", "x.com"])));
+  ok(id(search("q")) !== id(search("q ")));
+  ok(id(search("q")) !== id(search("Q")));
+  ok(id(search("q", ["a.com"])) !== id(search("q", [], ["a.com"])));
+  assertEquals(
+    id({ tool: "WebFetch", url: "https://a.com/x", prompt: "one" }),
+    id({ tool: "WebFetch", url: "https://a.com/x", prompt: "two" }),
+  );
+  ok(
+    id({ tool: "WebFetch", url: "https://a.com/x", prompt: "" }) !==
+      id({ tool: "WebFetch", url: "https://a.com/y", prompt: "" }),
+  );
+});
+
+Deno.test("literal arguments come from index_name and tool_args, with {query} placing the query", () => {
+  assertEquals(literalArguments(gitlab, "q"), { index_name: "gitlab", query: "q" });
+  assertEquals(literalArguments(database({ name: "x", toolArgs: { q: "{query}", limit: 5 } }), "runners"), {
+    q: "runners",
+    limit: 5,
+  });
+  assertEquals(literalArguments(database({ name: "x" }), "q"), undefined);
+  assertEquals(
+    toolCall(gitlab, 'say "hi"'),
+    'mcp__leann__leann_search {"index_name":"gitlab","query":"say \\"hi\\""}',
+  );
+  assertEquals(toolCall(k8s, "pods"), 'mcp__leann__search for "pods" in /db/k8s');
+});
+
+Deno.test("what to search locally: the query, the fetch prompt, or words of the URL path", () => {
+  assertEquals(localQuery(search("  gitlab runners ")), "gitlab runners");
+  assertEquals(
+    localQuery({ tool: "WebFetch", url: "https://x.io/a", prompt: "register a runner" }),
+    "register a runner",
+  );
+  assertEquals(
+    localQuery({
+      tool: "WebFetch",
+      url: "https://docs.gitlab.com/ee/ci/runners/register_runner.html",
+      prompt: "",
+    }),
+    "ee ci runners register runner",
+  );
+  assertEquals(localQuery(search("x".repeat(600))).length, 501);
+});
+
+Deno.test("single match: the reason names keyword, database, path, the literal call and the escape hatch", () => {
+  const request = search("configure GitLab runners");
+  const output = buildDenial(request, matchRequest(request, [gitlab, k8s]), {
+    ttlSeconds: 300,
+    retryWillPass: true,
+  });
+  const parsed = JSON.parse(output);
+  assertEquals(parsed.hookSpecificOutput.hookEventName, "PreToolUse");
+  assertEquals(parsed.hookSpecificOutput.permissionDecision, "deny");
+  match(parsed.hookSpecificOutput.additionalContext, /gitlab \(mcp__leann__leann_search\)/);
+  const reason = reasonOf(output);
+  match(reason, /"gitlab" matches the "gitlab" docs \(GitLab docs; database \/db\/gitlab\)/);
+  ok(reason.includes('mcp__leann__leann_search {"index_name":"gitlab","query":"configure GitLab runners"}'));
+  match(
+    reason,
+    /repeat this identical WebSearch \(same query and domains\) within 5 minutes and it will be allowed/,
+  );
+  ok(!reason.includes("IN PARALLEL"));
+});
+
+Deno.test("several matches: one numbered line per database and IN PARALLEL", () => {
+  const request = search("gitlab on k8s");
+  const reason = reasonOf(
+    buildDenial(request, matchRequest(request, [gitlab, k8s]), { ttlSeconds: 90, retryWillPass: true }),
+  );
+  match(reason, /IN PARALLEL/);
+  match(
+    reason,
+    /\n1\. "gitlab" \("gitlab"; GitLab docs; database \/db\/gitlab\): mcp__leann__leann_search \{/,
+  );
+  match(
+    reason,
+    /\n2\. "kubernetes" \("k8s"; kubernetes documentation; database \/db\/k8s\): mcp__leann__search for "gitlab on k8s"/,
+  );
+  match(reason, /within 90 seconds/);
+});
+
+Deno.test("a fetch denial names the URL and domain; without state the reason says a retry will not pass", () => {
+  const request: WebRequest = { tool: "WebFetch", url: "https://docs.gitlab.com/ee/", prompt: "tags" };
+  const reason = reasonOf(
+    buildDenial(request, matchRequest(request, [gitlab]), { ttlSeconds: 60, retryWillPass: false }),
+  );
+  match(reason, /covers https:\/\/docs\.gitlab\.com\/ee\/: domain docs\.gitlab\.com matches/);
+  match(reason, /repeating the request would be denied again; tell the user to run `docsearch-hook doctor`/);
+  ok(!reason.includes("will be allowed"));
+});
+
+Deno.test("durations read naturally", () => {
+  assertEquals([1, 45, 60, 300, 3600, 7200, 90].map(formatDuration), [
+    "1 second",
+    "45 seconds",
+    "1 minute",
+    "5 minutes",
+    "1 hour",
+    "2 hours",
+    "90 seconds",
+  ]);
+});
+
+/** An in-memory state with the store's semantics, for the decision alone. */
+function memoryState(): RedirectState & { records: DenialRecord[] } {
+  const records: DenialRecord[] = [];
+  return {
+    records,
+    takeDenial(sessionId, requestKey, notBefore) {
+      const i = records.findIndex((r) =>
+        r.sessionId === sessionId && r.requestKey === requestKey && r.at >= notBefore
+      );
+      if (i < 0) return false;
+      records.splice(i, 1);
+      return true;
+    },
+    recordDenial(record, pruneBefore) {
+      records.splice(0, records.length, ...records.filter((r) => r.at >= pruneBefore), record);
+    },
+  };
+}
+
+Deno.test("decision: deny and record, let the identical retry through once, then deny again", async () => {
+  const state = memoryState();
+  const cfg = config([gitlab]);
+  const open = () => Promise.resolve(state);
+  const request = search("gitlab runners");
+  const first = await decideRedirect(request, "s1", cfg, open, 1_000);
+  assertEquals(first.action, "deny");
+  assertEquals(state.records.map((r) => [r.sessionId, r.tool, r.request, r.databases]), [
+    ["s1", "WebSearch", "gitlab runners", ["gitlab"]],
+  ]);
+  assertEquals((await decideRedirect(request, "s2", cfg, open, 2_000)).action, "deny");
+  const retry = await decideRedirect(request, "s1", cfg, open, 3_000);
+  assertEquals(retry.action === "allow" && retry.why, "escape-hatch");
+  assertEquals((await decideRedirect(request, "s1", cfg, open, 4_000)).action, "deny");
+});
+
+Deno.test("decision: a retry after the TTL is denied again", async () => {
+  const state = memoryState();
+  const cfg = config([gitlab], 10);
+  const open = () => Promise.resolve(state);
+  await decideRedirect(search("gitlab"), "s", cfg, open, 0);
+  assertEquals((await decideRedirect(search("gitlab"), "s", cfg, open, 10_001)).action, "deny");
+  assertEquals((await decideRedirect(search("gitlab"), "s", cfg, open, 10_002)).action, "allow");
+});
+
+Deno.test("decision: no match never touches the state", async () => {
+  const decision = await decideRedirect(search("pizza"), "s", config([gitlab]), () => {
+    throw new Error("state opened");
+  }, 0);
+  assertEquals(decision, { action: "allow", why: "no-match" });
+});
+
+Deno.test("decision: unavailable state still denies, says why, and promises no retry", async () => {
+  const broken = () => Promise.reject(new Error("disk on fire"));
+  const decision = await decideRedirect(search("gitlab"), "s", config([gitlab]), broken, 0);
+  ok(decision.action === "deny");
+  assertEquals(decision.stateProblem, "disk on fire");
+  match(reasonOf(decision.output), /would be denied again/);
+});
