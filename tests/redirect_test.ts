@@ -158,16 +158,16 @@ function memoryState(): RedirectState & { records: DenialRecord[] } {
   const records: DenialRecord[] = [];
   return {
     records,
-    takeDenial(sessionId, requestKey, notBefore) {
+    retryOrRecord(denial, notBefore) {
       const i = records.findIndex((r) =>
-        r.sessionId === sessionId && r.requestKey === requestKey && r.at >= notBefore
+        r.sessionId === denial.sessionId && r.requestKey === denial.requestKey && r.at >= notBefore
       );
-      if (i < 0) return false;
-      records.splice(i, 1);
-      return true;
-    },
-    recordDenial(record, pruneBefore) {
-      records.splice(0, records.length, ...records.filter((r) => r.at >= pruneBefore), record);
+      if (i >= 0) {
+        records.splice(i, 1);
+        return "retry";
+      }
+      records.splice(0, records.length, ...records.filter((r) => r.at >= notBefore), denial);
+      return "recorded";
     },
   };
 }

@@ -51,29 +51,31 @@ Deno.test("state cannot be opened where a file stands in place of the directory"
     throws(() => openStateDb(`${dir}/file/sub`, "linux"));
   }));
 
-Deno.test("a denial is taken once by its session, oldest first, and only within the TTL window", () =>
+Deno.test("a denial is taken once by the identical retry in its session, within the TTL window", () =>
   withDir((dir) => {
     const store = new DenialStore(openStateDb(dir, "linux"));
-    store.recordDenial(record("s1", 100), 0);
-    store.recordDenial(record("s1", 200), 0);
-    assertEquals(store.takeDenial("s2", "key:gitlab runners", 0), false);
-    assertEquals(store.takeDenial("s1", "key:other", 0), false);
-    assertEquals(store.takeDenial("s1", "key:gitlab runners", 150), true);
-    assertEquals(store.takeDenial("s1", "key:gitlab runners", 150), false);
-    assertEquals(store.pending("s1", 0).length, 1);
-    assertEquals(store.takeDenial("s1", "key:gitlab runners", 0), true);
-    assertEquals(store.pending("s1", 0), []);
+    assertEquals(store.retryOrRecord(record("s1", 100), 0), "recorded");
+    assertEquals(store.retryOrRecord(record("s1", 200), 0), "retry");
+    assertEquals(store.retryOrRecord(record("s1", 300), 0), "recorded");
+    assertEquals(store.retryOrRecord(record("s2", 310), 0), "recorded");
+    assertEquals(store.retryOrRecord(record("s1", 320, "other query"), 0), "recorded");
+    // Expired by the window: not taken, and pruned when the new denial is recorded.
+    assertEquals(store.retryOrRecord(record("s1", 1000), 301), "recorded");
+    assertEquals(store.pending("s1", 0).map((p) => p.request), ["other query", "gitlab runners"]);
+    assertEquals(store.pending("s2", 0).length, 1);
   }));
 
-Deno.test("recording a denial prunes the expired ones of every session", () =>
+Deno.test("parallel denials of one request each leave a record, each taken by one retry", () =>
   withDir((dir) => {
     const store = new DenialStore(openStateDb(dir, "linux"));
-    store.recordDenial(record("old", 10), 0);
-    store.recordDenial(record("other", 50), 0);
-    store.recordDenial(record("new", 1000), 40);
-    assertEquals(store.pending("old", 0), []);
-    assertEquals(store.pending("other", 0).length, 1);
-    assertEquals(store.pending("new", 0).length, 1);
+    store.db.exec(
+      "INSERT INTO denials (session_id, request_key, tool, request, databases, created_at) " +
+        "VALUES ('s', 'key:gitlab runners', 'WebSearch', 'a', '[]', 5), ('s', 'key:gitlab runners', 'WebSearch', 'b', '[]', 6)",
+    );
+    assertEquals(store.retryOrRecord(record("s", 10), 0), "retry");
+    assertEquals(store.pending("s", 0).map((p) => p.request), ["b"]);
+    assertEquals(store.retryOrRecord(record("s", 11), 0), "retry");
+    assertEquals(store.retryOrRecord(record("s", 12), 0), "recorded");
   }));
 
 Deno.test("hostile session ids are plain data and stay isolated", () =>
@@ -88,10 +90,10 @@ Deno.test("hostile session ids are plain data and stay isolated", () =>
       "'; DROP TABLE denials; --",
       "",
     ];
-    hostile.forEach((id, i) => store.recordDenial(record(id, 100 + i), 0));
+    hostile.forEach((id, i) => assertEquals(store.retryOrRecord(record(id, 100 + i), 0), "recorded"));
     for (const id of hostile) {
-      assertEquals(store.takeDenial(id, "key:gitlab runners", 0), true, JSON.stringify(id.slice(0, 20)));
-      assertEquals(store.takeDenial(id, "key:gitlab runners", 0), false);
+      assertEquals(store.retryOrRecord(record(id, 200), 0), "retry", JSON.stringify(id.slice(0, 20)));
+      assertEquals(store.pending(id, 0), []);
     }
     assertEquals(Deno.readDirSync(dir).toArray().map((e) => e.name).sort(), [
       "docsearch.db",
@@ -100,18 +102,26 @@ Deno.test("hostile session ids are plain data and stay isolated", () =>
     ]);
   }));
 
-Deno.test("two connections racing for one denial: exactly one takes it", () =>
+Deno.test("two connections racing for one denial: exactly one retry passes", () =>
   withDir((dir) => {
     const a = new DenialStore(openStateDb(dir, "linux"));
     const b = new DenialStore(openStateDb(dir, "linux"));
-    a.recordDenial(record("s", 1), 0);
-    const taken = [a.takeDenial("s", "key:gitlab runners", 0), b.takeDenial("s", "key:gitlab runners", 0)];
-    assertEquals(taken.filter(Boolean).length, 1);
+    a.retryOrRecord(record("s", 1), 0);
+    const outcomes = [a.retryOrRecord(record("s", 2), 0), b.retryOrRecord(record("s", 2), 0)];
+    assertEquals(outcomes.sort(), ["recorded", "retry"]);
+  }));
+
+Deno.test("a failed write leaves no transaction open", () =>
+  withDir((dir) => {
+    const store = new DenialStore(openStateDb(dir, "linux"));
+    store.db.exec("DROP TABLE denials");
+    throws(() => store.retryOrRecord(record("s", 1), 0));
+    assertEquals(store.db.isTransaction, false);
   }));
 
 Deno.test("the request text kept for people is clipped", () =>
   withDir((dir) => {
     const store = new DenialStore(openStateDb(dir, "linux"));
-    store.recordDenial(record("s", 1, "q".repeat(10_000)), 0);
+    store.retryOrRecord(record("s", 1, "q".repeat(10_000)), 0);
     assertEquals(store.pending("s", 0)[0].request.length, 2000);
   }));

@@ -10,10 +10,9 @@ import { denyContext, denyReason, type GuidanceOptions } from "./guidance.ts";
 import { requestIdentity, type WebRequest } from "./request.ts";
 import type { DenialRecord } from "../state/denials.ts";
 
-/** The part of the state store the redirect needs; methods throw when the state is unavailable. */
+/** The part of the state store the redirect needs (see DenialStore); throws when the state is unavailable. */
 export interface RedirectState {
-  takeDenial(sessionId: string, requestKey: string, notBefore: number): boolean;
-  recordDenial(record: DenialRecord, pruneBefore: number): void;
+  retryOrRecord(denial: DenialRecord, notBefore: number): "retry" | "recorded";
 }
 
 export type RedirectDecision =
@@ -48,10 +47,7 @@ export async function decideRedirect(
   let stateProblem: string | undefined;
   try {
     const state = await openState();
-    if (state.takeDenial(sessionId, requestKey, now - ttlMs)) {
-      return { action: "allow", why: "escape-hatch", matches };
-    }
-    state.recordDenial({
+    const outcome = state.retryOrRecord({
       sessionId,
       requestKey,
       tool: request.tool,
@@ -59,6 +55,7 @@ export async function decideRedirect(
       databases: matches.map((m) => m.database.name),
       at: now,
     }, now - ttlMs);
+    if (outcome === "retry") return { action: "allow", why: "escape-hatch", matches };
   } catch (error) {
     stateProblem = describe(error);
   }

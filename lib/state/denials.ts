@@ -15,36 +15,42 @@ export interface DenialRecord {
 const MAX_REQUEST_CHARS = 2000;
 
 export class DenialStore {
-  constructor(private readonly db: DatabaseSync) {}
+  constructor(readonly db: DatabaseSync) {}
 
   /**
-   * Removes the oldest unexpired denial of this request in this session, in one statement so that two
-   * concurrent retries cannot both take the same record. True when one was taken.
+   * The escape hatch in one write transaction: takes the oldest unexpired denial of this request in this
+   * session ("retry": the request passes), or else records this denial ("recorded"), pruning expired
+   * records of every session. Concurrent retries of one denial cannot both take it.
    */
-  takeDenial(sessionId: string, requestKey: string, notBefore: number): boolean {
-    const row = this.db.prepare(
-      `DELETE FROM denials WHERE id = (
-         SELECT id FROM denials WHERE session_id = ? AND request_key = ? AND created_at >= ?
-         ORDER BY created_at, id LIMIT 1)
-       RETURNING id`,
-    ).get(sessionId, requestKey, notBefore);
-    return row !== undefined;
-  }
-
-  /** Records a denial and drops records that expired before `pruneBefore` (all sessions). */
-  recordDenial(record: DenialRecord, pruneBefore: number): void {
-    this.db.prepare("DELETE FROM denials WHERE created_at < ?").run(pruneBefore);
-    this.db.prepare(
-      `INSERT INTO denials (session_id, request_key, tool, request, databases, created_at)
-       VALUES (?, ?, ?, ?, ?, ?)`,
-    ).run(
-      record.sessionId,
-      record.requestKey,
-      record.tool,
-      record.request.slice(0, MAX_REQUEST_CHARS),
-      JSON.stringify(record.databases),
-      record.at,
-    );
+  retryOrRecord(denial: DenialRecord, notBefore: number): "retry" | "recorded" {
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      const taken = this.db.prepare(
+        `DELETE FROM denials WHERE id = (
+           SELECT id FROM denials WHERE session_id = ? AND request_key = ? AND created_at >= ?
+           ORDER BY created_at, id LIMIT 1)
+         RETURNING id`,
+      ).get(denial.sessionId, denial.requestKey, notBefore);
+      if (taken === undefined) {
+        this.db.prepare("DELETE FROM denials WHERE created_at < ?").run(notBefore);
+        this.db.prepare(
+          `INSERT INTO denials (session_id, request_key, tool, request, databases, created_at)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+        ).run(
+          denial.sessionId,
+          denial.requestKey,
+          denial.tool,
+          denial.request.slice(0, MAX_REQUEST_CHARS),
+          JSON.stringify(denial.databases),
+          denial.at,
+        );
+      }
+      this.db.exec("COMMIT");
+      return taken === undefined ? "recorded" : "retry";
+    } catch (error) {
+      if (this.db.isTransaction) this.db.exec("ROLLBACK");
+      throw error;
+    }
   }
 
   /** Unexpired denials waiting for a retry, per session; for tests and diagnostics. */
