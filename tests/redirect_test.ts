@@ -137,7 +137,10 @@ Deno.test("a fetch denial names the URL and domain; without state the reason say
     buildDenial(request, matchRequest(request, [gitlab]), { ttlSeconds: 60, retryWillPass: false }),
   );
   match(reason, /covers https:\/\/docs\.gitlab\.com\/ee\/: domain docs\.gitlab\.com matches/);
-  match(reason, /repeating the request would be denied again; tell the user to run `docsearch-hook doctor`/);
+  match(
+    reason,
+    /repeating the request would be denied again; tell the user that docsearch-hook cannot save its state/,
+  );
   ok(!reason.includes("will be allowed"));
 });
 

@@ -75,7 +75,7 @@ export function formatDuration(seconds: number): string {
 function retrySentence(request: WebRequest, options: GuidanceOptions): string {
   if (!options.retryWillPass) {
     return "docsearch-hook could not record this denial (its state database is unavailable), so repeating " +
-      "the request would be denied again; tell the user to run `docsearch-hook doctor`.";
+      "the request would be denied again; tell the user that docsearch-hook cannot save its state (its stderr says why).";
   }
   const identical = request.tool === "WebSearch"
     ? "WebSearch (same query and domains)"
