@@ -65,13 +65,16 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `deno run -A main.ts ARGS` as the agent would: a fresh process, stdin piped and closed. */
-export async function runCli(
-  args: string[],
-  options: { env: Record<string, string>; stdin?: string | Uint8Array; cwd?: string },
-): Promise<CliResult> {
+export interface RunOptions {
+  env: Record<string, string>;
+  stdin?: string | Uint8Array;
+  cwd?: string;
+}
+
+/** Runs `deno run -A SCRIPT ARGS` as the agent runs the hook: a fresh process, stdin piped and closed. */
+export async function runScript(script: string, args: string[], options: RunOptions): Promise<CliResult> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", `--config=${ROOT}deno.json`, `${ROOT}main.ts`, ...args],
+    args: ["run", "-A", "--quiet", `--config=${ROOT}deno.json`, `${ROOT}${script}`, ...args],
     cwd: options.cwd ?? ROOT,
     env: options.env,
     clearEnv: true,
@@ -90,6 +93,10 @@ export async function runCli(
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
 }
+
+/** `docsearch-hook ARGS`, run from source. */
+export const runCli = (args: string[], options: RunOptions): Promise<CliResult> =>
+  runScript("main.ts", args, options);
 
 /** A fixture event with some fields replaced. */
 export function event(path: string, overrides: Record<string, unknown> = {}): string {

@@ -10,7 +10,7 @@ import { hash53 } from "../../lib/hash.ts";
 import { requestIdentity, webRequestFrom } from "../../lib/redirect/request.ts";
 import { openStateDb } from "../../lib/state/db.ts";
 import { DenialStore } from "../../lib/state/denials.ts";
-import { event, readFixture, ROOT, sandbox } from "../helpers.ts";
+import { event, readFixture, runScript, sandbox } from "../helpers.ts";
 
 const BUDGET = 1.5;
 const AIM = 1.25;
@@ -93,28 +93,13 @@ const cases: Case[] = [
 ];
 
 async function runOnce(c: Case): Promise<{ ms: number; ok: boolean }> {
-  const stdin = new TextEncoder().encode(c.prepare());
-  const args = ["run", "-A", "--quiet", `--config=${ROOT}deno.json`, `${ROOT}${c.script}`];
-  if (c.script === "main.ts") args.push("hook");
+  const stdin = c.prepare();
   const start = performance.now();
-  const child = new Deno.Command(Deno.execPath(), {
-    args,
-    cwd: ROOT,
-    env: box.env,
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(stdin);
-  await writer.close();
-  const out = await child.output();
+  const out = await runScript(c.script, c.script === "main.ts" ? ["hook"] : [], { env: box.env, stdin });
   const ms = performance.now() - start;
-  const stdout = new TextDecoder().decode(out.stdout);
-  const ok = out.code === 0 && out.stderr.length === 0 &&
+  const ok = out.code === 0 && out.stderr === "" &&
     (c.expect === "any" ||
-      (c.expect === "empty" ? stdout === "" : stdout.includes('"permissionDecision":"deny"')));
+      (c.expect === "empty" ? out.stdout === "" : out.stdout.includes('"permissionDecision":"deny"')));
   return { ms, ok };
 }
 
@@ -143,17 +128,18 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 
-const baseline = quantile(samples.get(cases[0].name)!.toSorted((a, b) => a - b), 0.5);
+const sortedSamples = (c: Case) => samples.get(c.name)!.toSorted((a, b) => a - b);
+const baselineSorted = sortedSamples(cases[0]);
 const rows = cases.map((c) => {
-  const sorted = samples.get(c.name)!.toSorted((a, b) => a - b);
+  const sorted = sortedSamples(c);
   const median = quantile(sorted, 0.5);
   const p95 = quantile(sorted, 0.95);
   return {
     case: c.name,
     median,
     p95,
-    ratio: median / baseline,
-    p95Ratio: p95 / quantile(samples.get(cases[0].name)!.toSorted((a, b) => a - b), 0.95),
+    ratio: median / quantile(baselineSorted, 0.5),
+    p95Ratio: p95 / quantile(baselineSorted, 0.95),
   };
 });
 const overBudget = rows.slice(1).filter((r) => r.ratio > BUDGET);
