@@ -36,7 +36,7 @@ const COMMANDS = {
   check: command({
     summary: "dry run: which databases a web search matches, and the exact hook output",
     usage:
-      "docsearch-hook check <query…> [--domain HOST]… [--json]\n       docsearch-hook check --url URL [--json]",
+      "docsearch-hook check <query…> [--domain HOST]… [--json]\n       docsearch-hook check --url URL [prompt…] [--json]",
     options: {
       url: {
         type: "string",

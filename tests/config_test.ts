@@ -91,7 +91,7 @@ Deno.test("wrong shapes are reported, each with a fix hint", () => {
     [{ databases: [{ keywords: ["a"] }] }, /databases\[0\]\.mcp_tool_name: database "a" names no MCP tool/],
     [
       { escape_hatch_ttl_seconds: -5 },
-      /escape_hatch_ttl_seconds: .*using the default \(fix: use a whole number of seconds/,
+      /escape_hatch_ttl_seconds: .*; using 300 seconds \(fix: use a whole number of seconds/,
     ],
     [
       { databases: [{ keywords: ["a"], mcp_tool_name: "t", keyword: ["b"] }] },
@@ -132,6 +132,43 @@ Deno.test("later layers override databases by name, field by field, and add new 
   assertEquals(config.escapeHatchTtlSeconds, 30);
 });
 
+Deno.test("a bad TTL in a later layer keeps the earlier value and says so", () => {
+  const config = resolveConfig([
+    layer("user.json", { escape_hatch_ttl_seconds: 60 }),
+    layer("project.json", { escape_hatch_ttl_seconds: "10" }),
+  ], false);
+  assertEquals(config.escapeHatchTtlSeconds, 60);
+  match(config.problems[0], /^project\.json: escape_hatch_ttl_seconds: .*; using 60 seconds/);
+});
+
+Deno.test("within one file, a repeated name is a problem; repeated first keywords of unnamed entries are not", () => {
+  const named = resolveConfig([layer("f.json", {
+    databases: [
+      { name: "docs", keywords: ["a"], mcp_tool_name: "t" },
+      { name: "Docs", keywords: ["b"], mcp_tool_name: "u" },
+    ],
+  })], true);
+  assertEquals(named.databases.map((d) => [d.name, d.mcpToolName]), [["docs", "t"]]);
+  match(
+    named.problems[0],
+    /^f\.json: databases\[1\]\.name: duplicate name "Docs" in this file; database skipped/,
+  );
+
+  const seedStyle = resolveConfig([layer("seed.json", {
+    databases: [
+      { keywords: ["gitlab", "ci"], mcp_tool_name: "t" },
+      { keywords: ["gitlab", "pages"], mcp_tool_name: "other" },
+      { keywords: ["gitlab"], mcp_tool_name: "third" },
+    ],
+  })], true);
+  assertEquals(seedStyle.problems, []);
+  assertEquals(seedStyle.databases.map((d) => [d.name, d.mcpToolName]), [
+    ["gitlab", "t"],
+    ["gitlab-2", "other"],
+    ["gitlab-3", "third"],
+  ]);
+});
+
 Deno.test("an override for a name no earlier layer defines still needs keywords", () => {
   const config = resolveConfig([layer("p.json", { databases: [{ name: "ghost", enabled: false }] })], false);
   assertEquals(config.databases, []);
@@ -148,8 +185,10 @@ Deno.test("missing implicit layers are silent; a missing or unreadable explicit 
     resolveConfig([{ path: "d", readError: "Is a directory" }], false).problems[0],
     /d: cannot read the file: Is a directory/,
   );
-  const dir = readLayer(fixture("config"));
-  ok(dir.readError !== undefined && dir.text === undefined);
+  assertEquals(readLayer(fixture("config")), {
+    path: fixture("config"),
+    readError: "it is a directory, not a file",
+  });
   assertEquals(readLayer("/definitely/not/here.json"), { path: "/definitely/not/here.json" });
 });
 
@@ -202,6 +241,18 @@ Deno.test("the validated config is cached and revalidated when a layer's text ch
     assertEquals((await loadConfig(location, state, "linux", 3)).databases.map((d) => d.name), ["b"]);
     Deno.removeSync(file);
     match((await loadConfig(location, state, "linux", 4)).problems[0], /config file not found/);
+
+    // An entry of another shape (an older build, a hand edit) is a miss, never a crash.
+    Deno.writeTextFileSync(file, JSON.stringify({ databases: [{ keywords: ["c"], mcp_tool_name: "t" }] }));
+    await loadConfig(location, state, "linux", 5);
+    const stale = JSON.parse(Deno.readTextFileSync(cacheFile));
+    for (
+      const entry of Object.values(stale.entries) as { config: { databases: { domains?: string[] }[] } }[]
+    ) {
+      for (const db of entry.config.databases) delete db.domains;
+    }
+    Deno.writeTextFileSync(cacheFile, JSON.stringify(stale));
+    assertEquals((await loadConfig(location, state, "linux", 6)).databases[0].domains, []);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

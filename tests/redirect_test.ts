@@ -144,6 +144,18 @@ Deno.test("a fetch denial names the URL and domain; without state the reason say
   ok(!reason.includes("will be allowed"));
 });
 
+Deno.test("a long URL is clipped in the reason like a long query", () => {
+  const request: WebRequest = {
+    tool: "WebFetch",
+    url: `https://docs.gitlab.com/${"a/".repeat(1_000_000)}`,
+    prompt: "",
+  };
+  const reason = reasonOf(
+    buildDenial(request, matchRequest(request, [gitlab]), { ttlSeconds: 60, retryWillPass: true }),
+  );
+  ok(reason.length < 2_000, `${reason.length}`);
+});
+
 Deno.test("durations read naturally", () => {
   assertEquals([1, 45, 60, 300, 3600, 7200, 90].map(formatDuration), [
     "1 second",

@@ -2,6 +2,7 @@ import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict"
 import { DatabaseSync } from "node:sqlite";
 import { openStateDb, SCHEMA_VERSION, stateDbPath, StateSchemaTooNewError } from "../lib/state/db.ts";
 import { DenialStore } from "../lib/state/denials.ts";
+import { sessionKey } from "../lib/state/session_key.ts";
 
 async function withDir(fn: (dir: string) => void | Promise<void>) {
   const dir = await Deno.makeTempDir();
@@ -42,6 +43,9 @@ Deno.test("a database from a newer docsearch-hook is refused, not clobbered", ()
     raw.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
     throws(() => openStateDb(dir, "linux"), StateSchemaTooNewError);
+    const after = new DatabaseSync(stateDbPath(dir, "linux"));
+    assertEquals({ ...after.prepare("PRAGMA user_version").get() }, { user_version: SCHEMA_VERSION + 1 });
+    after.close();
   }));
 
 Deno.test("state cannot be opened where a file stands in place of the directory", () =>
@@ -65,6 +69,24 @@ Deno.test("a denial is taken once by the identical retry in its session, within 
     assertEquals(store.pending("s2", 0).length, 1);
   }));
 
+Deno.test("the TTL window includes its first millisecond and nothing before it", () =>
+  withDir((dir) => {
+    const store = new DenialStore(openStateDb(dir, "linux"));
+    store.retryOrRecord(record("s", 100), 0);
+    assertEquals(store.retryOrRecord(record("s", 401), 101), "recorded");
+    store.retryOrRecord(record("t", 100), 0);
+    assertEquals(store.retryOrRecord(record("t", 400), 100), "retry");
+  }));
+
+Deno.test("session keys keep ordinary ids and escape what SQLite text would lose or merge", () => {
+  assertEquals(sessionKey("3f2c9a1e-7d4b-4a8e-9c1f-0b5d6e7f8a9b"), "3f2c9a1e-7d4b-4a8e-9c1f-0b5d6e7f8a9b");
+  assertEquals(sessionKey("セッション🚀"), "セッション🚀");
+  assertEquals(sessionKey("a\u0000b%"), "a%00b%25");
+  assertEquals(sessionKey("\ud800"), "%uD800");
+  assertEquals(sessionKey("x\udfff"), "x%uDFFF");
+  assertEquals(sessionKey("%00"), "%2500");
+});
+
 Deno.test("parallel denials of one request each leave a record, each taken by one retry", () =>
   withDir((dir) => {
     const store = new DenialStore(openStateDb(dir, "linux"));
@@ -86,6 +108,12 @@ Deno.test("hostile session ids are plain data and stay isolated", () =>
       "x".repeat(10_240),
       "a\u0000b",
       "a\u0000c",
+      "a",
+      "\ud800",
+      "\udbff",
+      "x\udfff",
+      "x\ufffd",
+      "a%00b",
       "セッション🚀",
       "'; DROP TABLE denials; --",
       "",

@@ -10,7 +10,7 @@ import type { Config } from "../config/types.ts";
 import { matchRequest } from "../match/match.ts";
 import { processEnv } from "../paths.ts";
 import { buildDenial } from "../redirect/decide.ts";
-import { formatDuration, localQuery, toolCall } from "../redirect/guidance.ts";
+import { clip, formatDuration, localQuery, toolCall } from "../redirect/guidance.ts";
 import type { WebRequest } from "../redirect/request.ts";
 
 interface CheckArgs {
@@ -55,8 +55,8 @@ export function run(args: CheckArgs): number {
     if (output !== undefined) print(output);
   } else {
     const subject = request.tool === "WebSearch"
-      ? `WebSearch ${JSON.stringify(request.query)}`
-      : `WebFetch ${request.url}`;
+      ? `WebSearch ${JSON.stringify(clip(request.query))}`
+      : `WebFetch ${clip(request.url)}`;
     const lines = [...describeConfig(config, location.paths), `Request:      ${subject}`];
     if (output === undefined) {
       lines.push("Decision:     allow (no enabled database covers it; the hook prints nothing and exits 0)");

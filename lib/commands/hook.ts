@@ -70,7 +70,11 @@ async function preToolUse(
   if (decision.action === "deny" && decision.stateProblem !== undefined) {
     notes.push(`state unavailable, denial not remembered: ${decision.stateProblem}`);
   }
-  const note = notes.filter(Boolean).join("; ");
+  // Paths and messages can carry control characters (a NUL in a cwd); stderr gets one clean line.
+  const note = notes.filter(Boolean).join("; ").replace(
+    /[\u0000-\u001f\u007f]/g,
+    (c) => JSON.stringify(c).slice(1, -1),
+  );
   return {
     stdout: decision.action === "deny" ? decision.output : undefined,
     stderr: note ? `docsearch-hook: ${note}` : undefined,

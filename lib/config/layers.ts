@@ -46,6 +46,12 @@ export function readLayer(path: string): LayerText {
     return { path, text: Deno.readTextFileSync(path) };
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return { path };
+    if (error instanceof Deno.errors.PermissionDenied) {
+      return { path, readError: "permission denied (fix: make it readable by this user)" };
+    }
+    if (error instanceof Deno.errors.IsADirectory) {
+      return { path, readError: "it is a directory, not a file" };
+    }
     return { path, readError: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -19,6 +19,22 @@ interface CacheFile {
   entries: Record<string, { config: Config; storedAt: number }>;
 }
 
+const isStringList = (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === "string");
+
+/**
+ * A cheap structural check of a cached entry, so that a cache written by a build with another Config shape
+ * (same version number during development, a hand edit, a torn disk) is a miss and not a crash on every event.
+ */
+function isCachedConfig(value: unknown): value is Config {
+  const config = value as Config | undefined;
+  return typeof config?.escapeHatchTtlSeconds === "number" && isStringList(config.problems) &&
+    Array.isArray(config.databases) &&
+    config.databases.every((d) =>
+      typeof d?.name === "string" && typeof d.mcpToolName === "string" && typeof d.description === "string" &&
+      typeof d.enabled === "boolean" && isStringList(d.keywords) && isStringList(d.domains)
+    );
+}
+
 function readCache(path: string): CacheFile | undefined {
   try {
     const cache = JSON.parse(Deno.readTextFileSync(path)) as CacheFile;
@@ -59,8 +75,8 @@ export async function loadConfig(
   const key = hash53(JSON.stringify([location.explicit, layers]));
   const cacheFile = stateDir === undefined ? undefined : join(os, stateDir, CACHE_FILE);
   const cache = cacheFile ? readCache(cacheFile) : undefined;
-  const hit = cache?.entries[key];
-  if (hit) return hit.config;
+  const hit = cache?.entries[key]?.config;
+  if (isCachedConfig(hit)) return hit;
 
   const { resolveConfig } = await import("./resolve.ts");
   const config = resolveConfig(layers, location.explicit);

@@ -119,7 +119,7 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
   for (const layer of layers) {
     const file = layer.path;
     if (layer.readError !== undefined) {
-      problems.push(`${file}: cannot read the file: ${layer.readError} (check its permissions)`);
+      problems.push(`${file}: cannot read the file: ${layer.readError}`);
       continue;
     }
     if (layer.text === undefined) {
@@ -142,13 +142,17 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
     if (root.escape_hatch_ttl_seconds !== undefined) {
       const ttl = ttlSeconds.safeParse(root.escape_hatch_ttl_seconds);
       if (ttl.success) escapeHatchTtlSeconds = ttl.data;
-      else problems.push(...zodProblems(file, ["escape_hatch_ttl_seconds"], ttl.error, "using the default"));
+      else {
+        const using = `using ${escapeHatchTtlSeconds} seconds`;
+        problems.push(...zodProblems(file, ["escape_hatch_ttl_seconds"], ttl.error, using));
+      }
     }
     if (root.databases === undefined) continue;
     if (!Array.isArray(root.databases)) {
       problems.push(problem(file, ["databases"], "not a list; file skipped"));
       continue;
     }
+    const namesInFile = new Set<string>();
     root.databases.forEach((raw, i) => {
       const base = ["databases", i];
       const parsed = databaseEntry.safeParse(raw);
@@ -158,13 +162,26 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
       }
       problems.push(...unknownKeys(file, base, raw as Record<string, unknown>, ENTRY_KEYS));
       const entry = parsed.data;
-      const name = entry.name ?? entry.keywords?.[0];
+      let name = entry.name ?? entry.keywords?.[0];
       if (name === undefined) {
         problems.push(
           problem(file, [...base, "name"], "a database needs a name or keywords; database skipped"),
         );
         return;
       }
+      if (namesInFile.has(name.toLowerCase())) {
+        if (entry.name !== undefined) {
+          problems.push(
+            problem(file, [...base, "name"], `duplicate name "${name}" in this file; database skipped`),
+          );
+          return;
+        }
+        // Seed-style entries have no names: one whose first keyword repeats an earlier one is its own database.
+        let n = 2;
+        while (namesInFile.has(`${name}-${n}`.toLowerCase())) n++;
+        name = `${name}-${n}`;
+      }
+      namesInFile.add(name.toLowerCase());
       const key = name.toLowerCase();
       const earlier = merged.get(key);
       // A later layer overrides field by field, so a project can e.g. just set "enabled": false.

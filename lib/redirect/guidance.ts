@@ -16,7 +16,7 @@ export interface GuidanceOptions {
   retryWillPass: boolean;
 }
 
-function clip(text: string): string {
+export function clip(text: string): string {
   return text.length > MAX_QUERY_CHARS ? text.slice(0, MAX_QUERY_CHARS) + "…" : text;
 }
 
@@ -86,7 +86,7 @@ function retrySentence(request: WebRequest, options: GuidanceOptions): string {
 
 export function denyReason(request: WebRequest, matches: readonly Match[], options: GuidanceOptions): string {
   const query = localQuery(request);
-  const subject = request.tool === "WebSearch" ? "this web search" : `${request.url}`;
+  const subject = request.tool === "WebSearch" ? "this web search" : clip(request.url);
   const lines: string[] = [];
   if (matches.length === 1) {
     const [match] = matches;

@@ -43,19 +43,26 @@ function userVersion(db: DatabaseSync): number {
   return (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
 }
 
+function refuseNewer(version: number): void {
+  if (version > SCHEMA_VERSION) {
+    throw new StateSchemaTooNewError(
+      `state database schema ${version} is newer than this docsearch-hook understands (${SCHEMA_VERSION}); upgrade docsearch-hook`,
+    );
+  }
+}
+
 function migrate(db: DatabaseSync): void {
-  if (userVersion(db) === SCHEMA_VERSION) return;
+  const version = userVersion(db);
+  if (version === SCHEMA_VERSION) return;
+  // A newer program's database is refused before anything (even the journal mode) is changed in it.
+  refuseNewer(version);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("BEGIN IMMEDIATE");
   try {
     // Re-read under the write lock: a concurrent hook process may have migrated meanwhile.
     const from = userVersion(db);
-    if (from > SCHEMA_VERSION) {
-      throw new StateSchemaTooNewError(
-        `state database schema ${from} is newer than this docsearch-hook understands (${SCHEMA_VERSION}); upgrade docsearch-hook`,
-      );
-    }
-    for (let version = from; version < SCHEMA_VERSION; version++) db.exec(MIGRATIONS[version]);
+    refuseNewer(from);
+    for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]);
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
     db.exec("COMMIT");
   } catch (error) {

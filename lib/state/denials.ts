@@ -1,5 +1,6 @@
 /** Escape-hatch records: one row per denial, taken (deleted) by the identical retry. */
 import type { DatabaseSync } from "node:sqlite";
+import { sessionKey } from "./session_key.ts";
 
 export interface DenialRecord {
   sessionId: string;
@@ -30,14 +31,14 @@ export class DenialStore {
            SELECT id FROM denials WHERE session_id = ? AND request_key = ? AND created_at >= ?
            ORDER BY created_at, id LIMIT 1)
          RETURNING id`,
-      ).get(denial.sessionId, denial.requestKey, notBefore);
+      ).get(sessionKey(denial.sessionId), denial.requestKey, notBefore);
       if (taken === undefined) {
         this.db.prepare("DELETE FROM denials WHERE created_at < ?").run(notBefore);
         this.db.prepare(
           `INSERT INTO denials (session_id, request_key, tool, request, databases, created_at)
            VALUES (?, ?, ?, ?, ?, ?)`,
         ).run(
-          denial.sessionId,
+          sessionKey(denial.sessionId),
           denial.requestKey,
           denial.tool,
           denial.request.slice(0, MAX_REQUEST_CHARS),
@@ -57,6 +58,6 @@ export class DenialStore {
   pending(sessionId: string, notBefore: number): { request: string; tool: string }[] {
     return this.db.prepare(
       "SELECT request, tool FROM denials WHERE session_id = ? AND created_at >= ? ORDER BY id",
-    ).all(sessionId, notBefore) as unknown as { request: string; tool: string }[];
+    ).all(sessionKey(sessionId), notBefore) as unknown as { request: string; tool: string }[];
   }
 }

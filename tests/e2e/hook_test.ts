@@ -50,6 +50,20 @@ Deno.test("a matching WebSearch is denied with guidance; the identical retry pas
   denial((await hook(box, event("PreToolUse.WebSearch.json"))).stdout);
 });
 
+Deno.test("a retry after escape_hatch_ttl_seconds is denied again", async () => {
+  await using box = await sandbox();
+  const config = JSON.parse(EXAMPLE);
+  config.escape_hatch_ttl_seconds = 1;
+  await withUserConfig(box, JSON.stringify(config));
+  match(
+    denial((await hook(box, event("PreToolUse.WebSearch.json"))).stdout),
+    /within 1 second and it will be allowed/,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  denial((await hook(box, event("PreToolUse.WebSearch.json"))).stdout);
+  allowed(await hook(box, event("PreToolUse.WebSearch.json")));
+});
+
 Deno.test("the retry compares domain lists as sets and the query exactly", async () => {
   await using box = await sandbox();
   await withUserConfig(box);
@@ -118,10 +132,24 @@ Deno.test("sessions never see each other's denials", async () => {
 Deno.test("hostile session ids are data: no stray files, isolation kept", async () => {
   await using box = await sandbox();
   await withUserConfig(box);
-  for (const id of ["../../etc/passwd", "x".repeat(10_240), "a\u0000b", "セッション/🚀", "C:\\Windows\\x"]) {
+  const ids = [
+    "../../etc/passwd",
+    "x".repeat(10_240),
+    "a\u0000b",
+    "a",
+    "\ud800",
+    "\udbff",
+    "セッション/🚀",
+    "C:\\Windows\\x",
+  ];
+  for (const id of ids) {
     const input = event("PreToolUse.WebSearch.json", { session_id: id });
     denial((await hook(box, input)).stdout);
-    allowed(await hook(box, input));
+  }
+  // Every id was denied once, and each retry takes only its own record (none of them collide).
+  for (const id of ids) allowed(await hook(box, event("PreToolUse.WebSearch.json", { session_id: id })));
+  for (const id of ids) {
+    denial((await hook(box, event("PreToolUse.WebSearch.json", { session_id: id }))).stdout);
   }
   const files = [...Deno.readDirSync(box.state)].map((e) => e.name).sort();
   assertEquals(files.filter((f) => !f.startsWith("docsearch.db")), ["config-cache.json"]);
@@ -267,7 +295,17 @@ Deno.test("an unreadable config allows with one stderr line", async () => {
   await Deno.mkdir(`${box.home}/.claude/hooks/docsearch-config.json`, { recursive: true });
   const result = await hook(box, event("PreToolUse.WebSearch.json"));
   assertEquals([result.code, result.stdout], [0, ""]);
-  match(result.stderr, /^docsearch-hook: .*docsearch-config\.json: cannot read the file/);
+  match(result.stderr, /^docsearch-hook: .*docsearch-config\.json: cannot read the file: it is a directory/);
+});
+
+Deno.test("control characters in a path reach stderr escaped, on one line", async () => {
+  await using box = await sandbox();
+  const nul = await hook(box, event("PreToolUse.WebSearch.json", { cwd: "/tmp/a\u0000b\nc" }));
+  assertEquals([nul.code, nul.stdout], [0, ""]);
+  match(
+    nul.stderr,
+    /^docsearch-hook: \/tmp\/a\\u0000b\\nc\/\.claude\/docsearch\.json: cannot read the file: .*\n$/,
+  );
 });
 
 Deno.test("without usable state the hook still denies, says so on stderr, and promises no retry", async () => {

@@ -1,0 +1,14 @@
+/**
+ * How a session id is stored. SQLite text must be valid UTF-8 and is read back only up to a NUL, so lone
+ * UTF-16 surrogates (all replaced by U+FFFD) would make different ids collide, and NULs would not read
+ * back. Escaping "%", NUL and lone surrogates as %XX / %uXXXX is injective and leaves ordinary ids as
+ * they are.
+ */
+const NEEDS_ESCAPE = /%|\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+export function sessionKey(sessionId: string): string {
+  return sessionId.replace(NEEDS_ESCAPE, (char) => {
+    const code = char.charCodeAt(0);
+    return code < 0x100 ? `%${code.toString(16).padStart(2, "0")}` : `%u${code.toString(16).toUpperCase()}`;
+  });
+}
