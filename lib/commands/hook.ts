@@ -23,13 +23,7 @@ export const processDeps: HookDeps = {
   env: processEnv,
   os: Deno.build.os,
   now: Date.now,
-  openState: async (dir) => {
-    const [{ openStateDb }, { DenialStore }] = await Promise.all([
-      import("../state/db.ts"),
-      import("../state/denials.ts"),
-    ]);
-    return new DenialStore(openStateDb(dir));
-  },
+  openState: async (dir) => (await import("../state/denials.ts")).openDenialStore(dir),
 };
 
 /** `DOCSEARCH_HOOK_DISABLED=1` (or true/yes/on) turns every hook action into a silent allow. */

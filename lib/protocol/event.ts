@@ -58,8 +58,26 @@ export function parseHookEvent(text: string): EventParse {
 
 export type StdinRead = { ok: true; text: string } | { ok: false; problem: string };
 
-/** Reads stdin to its end with blocking reads: far cheaper at start-up than `Deno.stdin.readable`. */
-export function readStdinSync(reader: Pick<typeof Deno.stdin, "readSync"> = Deno.stdin): StdinRead {
+/**
+ * Reads stdin to its end. Where the OS has /dev/stdin, the runtime reads and decodes it in one call (the
+ * first TextDecoder use alone costs ~0.15 ms of start-up); elsewhere, blocking chunked reads, still far
+ * cheaper than `Deno.stdin.readable`.
+ */
+export function readStdinSync(os: typeof Deno.build.os = Deno.build.os): StdinRead {
+  if (os !== "windows") {
+    try {
+      const text = Deno.readTextFileSync("/dev/stdin");
+      return text.length > MAX_EVENT_BYTES
+        ? { ok: false, problem: `input on stdin is over ${MAX_EVENT_BYTES} bytes` }
+        : { ok: true, text };
+    } catch {
+      // No /dev/stdin after all (a chroot, a sandbox): read it as a stream.
+    }
+  }
+  return readChunksSync(Deno.stdin);
+}
+
+export function readChunksSync(reader: Pick<typeof Deno.stdin, "readSync">): StdinRead {
   const chunks: Uint8Array[] = [];
   let total = 0;
   const buffer = new Uint8Array(1 << 16);

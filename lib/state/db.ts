@@ -85,9 +85,10 @@ export function openStateDb(dir: string, os: OS = Deno.build.os): DatabaseSync {
     ensurePrivateDir(dir);
     createPrivateFile(file);
   }
-  const db = new DatabaseSync(file);
+  const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
   try {
-    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}; PRAGMA synchronous = NORMAL;`);
+    // WAL needs no fsync per commit to stay consistent; it could lose the last denial on power loss.
+    db.exec("PRAGMA synchronous = NORMAL");
     migrate(db);
   } catch (error) {
     db.close();

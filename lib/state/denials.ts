@@ -1,5 +1,7 @@
 /** Escape-hatch records: one row per denial, taken (deleted) by the identical retry. */
 import type { DatabaseSync } from "node:sqlite";
+import type { OS } from "../paths.ts";
+import { openStateDb } from "./db.ts";
 import { sessionKey } from "./session_key.ts";
 
 export interface DenialRecord {
@@ -14,6 +16,11 @@ export interface DenialRecord {
 }
 
 const MAX_REQUEST_CHARS = 2000;
+
+/** The hook's one dynamic import for state: opening the database and the store come together. */
+export function openDenialStore(dir: string, os: OS = Deno.build.os): DenialStore {
+  return new DenialStore(openStateDb(dir, os));
+}
 
 export class DenialStore {
   constructor(readonly db: DatabaseSync) {}
