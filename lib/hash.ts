@@ -1,6 +1,6 @@
 /**
- * 53-bit string hash (cyrb53), hex. Used where a short fixed-size key is enough and a digest would cost
- * start-up time: escape-hatch keys (a collision at worst lets one web request through) and config cache keys.
+ * 53-bit string hash (cyrb53), hex, for escape-hatch keys: a short fixed-size key is enough (a collision
+ * at worst lets one web request through) and a crypto digest would cost start-up time.
  */
 export function hash53(text: string): string {
   let h1 = 0xdeadbeef ^ text.length;

@@ -26,9 +26,11 @@ export const processDeps: HookDeps = {
   openState: async (dir) => (await import("../state/denials.ts")).openDenialStore(dir),
 };
 
+const KILL_SWITCH_ON = new Set(["1", "true", "yes", "on"]);
+
 /** `DOCSEARCH_HOOK_DISABLED=1` (or true/yes/on) turns every hook action into a silent allow. */
 export function killSwitchOn(env: Env): boolean {
-  return /^(1|true|yes|on)$/i.test(env("DOCSEARCH_HOOK_DISABLED")?.trim() ?? "");
+  return KILL_SWITCH_ON.has(env("DOCSEARCH_HOOK_DISABLED")?.trim().toLowerCase() ?? "");
 }
 
 function configNote(config: Config): string | undefined {

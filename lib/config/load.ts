@@ -1,13 +1,12 @@
 /**
  * Config for the hook's hot path. Validating with zod costs ~10 ms of imports, so the validated result is
- * cached in the state directory, keyed by a hash of every layer's path and exact text: an edited, added
- * or removed file misses the cache and is validated again; nothing else can make the cache stale.
+ * cached in the state directory with the exact text of every layer it came from: an edited, added or
+ * removed file misses the cache and is validated again; nothing else can make the cache stale.
  */
-import { hash53 } from "../hash.ts";
 import { join, type OS } from "../paths.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 import { VERSION } from "../version.ts";
-import { type ConfigLocation, readLayer } from "./layers.ts";
+import { type ConfigLocation, type LayerText, readLayer } from "./layers.ts";
 import type { Config } from "./types.ts";
 
 const CACHE_FILE = "config-cache.json";
@@ -16,7 +15,8 @@ const MAX_CACHE_ENTRIES = 16;
 
 interface CacheFile {
   version: string;
-  entries: Record<string, { config: Config; storedAt: number }>;
+  /** Keyed by the layer paths; `layers` holds what they contained when `config` was made from them. */
+  entries: Record<string, { layers: LayerText[]; config: Config; storedAt: number }>;
 }
 
 const isStringList = (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === "string");
@@ -32,6 +32,14 @@ function isCachedConfig(value: unknown): value is Config {
     config.databases.every((d) =>
       typeof d?.name === "string" && typeof d.mcpToolName === "string" && typeof d.description === "string" &&
       typeof d.enabled === "boolean" && isStringList(d.keywords) && isStringList(d.domains)
+    );
+}
+
+function sameLayers(cached: LayerText[] | undefined, current: LayerText[]): boolean {
+  return Array.isArray(cached) && cached.length === current.length &&
+    cached.every((layer, i) =>
+      layer?.path === current[i].path && layer.text === current[i].text &&
+      layer.readError === current[i].readError
     );
 }
 
@@ -72,18 +80,19 @@ export async function loadConfig(
   now: number,
 ): Promise<Config> {
   const layers = location.paths.map(readLayer);
-  const key = hash53(JSON.stringify([location.explicit, layers]));
+  const key = JSON.stringify([location.explicit, location.paths]);
   const cacheFile = stateDir === undefined ? undefined : join(os, stateDir, CACHE_FILE);
   const cache = cacheFile ? readCache(cacheFile) : undefined;
-  const hit = cache?.entries[key]?.config;
-  if (isCachedConfig(hit)) return hit;
+  const entry = cache?.entries[key];
+  // Comparing the texts is exact and, unlike hashing them in JS, costs nothing measurable at start-up.
+  if (entry && sameLayers(entry.layers, layers) && isCachedConfig(entry.config)) return entry.config;
 
   const { resolveConfig } = await import("./resolve.ts");
   const config = resolveConfig(layers, location.explicit);
   if (stateDir !== undefined && cacheFile !== undefined) {
     writeCache(stateDir, cacheFile, {
       version: VERSION,
-      entries: { ...cache?.entries, [key]: { config, storedAt: now } },
+      entries: { ...cache?.entries, [key]: { layers, config, storedAt: now } },
     });
   }
   return config;
