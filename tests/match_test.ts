@@ -83,6 +83,42 @@ Deno.test("hostnames are normalised from hosts, patterns and URLs", () => {
   assertEquals(urlHost("not a url"), undefined);
 });
 
+Deno.test("URL hosts read by hand agree with the WHATWG parser", () => {
+  const urls = [
+    "https://docs.gitlab.com/ee/ci/",
+    "HTTPS://DOCS.GITLAB.COM",
+    "http://docs.gitlab.com:8080/x?y#z",
+    "https://docs.gitlab.com./x",
+    "https://docs.gitlab.com?q=1",
+    "https://docs.gitlab.com#frag",
+    "https://docs.gitlab.com\\@evil.example/",
+    "https://user:pw@docs.gitlab.com/",
+    "https://docs.gitlab.com@evil.example/",
+    "https://docs.git\tlab.com/",
+    " https://docs.gitlab.com/",
+    "https://127.1/",
+    "https://0x7f.1/",
+    "https://[::1]:3000/",
+    "https://xn--bcher-kva.example/",
+    "https://bücher.example/",
+    "https://docs%2egitlab.com/",
+    "https://docs..gitlab.com/",
+    "https:docs.gitlab.com/",
+    "ftp://docs.gitlab.com/",
+    "https://",
+  ];
+  for (const url of urls) {
+    let expected: string | undefined;
+    try {
+      const parsed = new URL(url);
+      expected = parsed.protocol.startsWith("http") ? normalizeHost(parsed.hostname) : undefined;
+    } catch {
+      expected = undefined;
+    }
+    assertEquals(urlHost(url), expected, url);
+  }
+});
+
 Deno.test("a host is covered by its domain and the domain's subdomains only", () => {
   assertEquals(hostCovered("docs.gitlab.com", "docs.gitlab.com"), true);
   assertEquals(hostCovered("eu.docs.gitlab.com", "docs.gitlab.com"), true);

@@ -24,8 +24,17 @@ export function hostCovered(host: string, domain: string): boolean {
   return host === domain || host.endsWith("." + domain);
 }
 
+/** Plain `http(s)://host[:port]` followed by a path, query, fragment or nothing; the host is group 1. */
+const PLAIN_HTTP_URL = /^https?:\/\/([a-z0-9.-]+)(?::\d*)?(?:[/?#]|$)/i;
+const NUMERIC_LAST_LABEL = /(^|\.)\d+\.?$/;
+
 /** The hostname of a URL the agent wants to fetch, or undefined for anything that is not an http(s) URL. */
 export function urlHost(url: string): string | undefined {
+  // `new URL` costs ~0.35 ms on first use, a third of the hook's own work. Plain URLs are read by hand;
+  // anything else in the authority (userinfo, backslashes, escapes, IPv4 shorthands, non-ASCII,
+  // whitespace) goes to the WHATWG parser, so both paths agree on every host (see match_test.ts).
+  const plain = PLAIN_HTTP_URL.exec(url);
+  if (plain && !NUMERIC_LAST_LABEL.test(plain[1])) return normalizeHost(plain[1]);
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return undefined;
