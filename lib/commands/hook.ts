@@ -68,6 +68,7 @@ async function preToolUse(
   }
   // Paths and messages can carry control characters (a NUL in a cwd); stderr gets one clean line.
   const note = notes.filter(Boolean).join("; ").replace(
+    // deno-lint-ignore no-control-regex -- control characters are what is being escaped
     /[\u0000-\u001f\u007f]/g,
     (c) => JSON.stringify(c).slice(1, -1),
   );

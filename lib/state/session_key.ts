@@ -4,6 +4,7 @@
  * back. Escaping "%", NUL and lone surrogates as %XX / %uXXXX is injective and leaves ordinary ids as
  * they are.
  */
+// deno-lint-ignore no-control-regex -- NUL is exactly what must be escaped
 const NEEDS_ESCAPE = /%|\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 export function sessionKey(sessionId: string): string {
