@@ -181,8 +181,8 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
         while (namesInFile.has(`${name}-${n}`.toLowerCase())) n++;
         name = `${name}-${n}`;
       }
-      namesInFile.add(name.toLowerCase());
       const key = name.toLowerCase();
+      namesInFile.add(key);
       const earlier = merged.get(key);
       // A later layer overrides field by field, so a project can e.g. just set "enabled": false.
       merged.set(key, {

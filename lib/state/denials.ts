@@ -31,6 +31,7 @@ export class DenialStore {
    * records of every session. Concurrent retries of one denial cannot both take it.
    */
   retryOrRecord(denial: DenialRecord, notBefore: number): "retry" | "recorded" {
+    const session = sessionKey(denial.sessionId);
     this.db.exec("BEGIN IMMEDIATE");
     try {
       const taken = this.db.prepare(
@@ -38,14 +39,14 @@ export class DenialStore {
            SELECT id FROM denials WHERE session_id = ? AND request_key = ? AND created_at >= ?
            ORDER BY created_at, id LIMIT 1)
          RETURNING id`,
-      ).get(sessionKey(denial.sessionId), denial.requestKey, notBefore);
+      ).get(session, denial.requestKey, notBefore);
       if (taken === undefined) {
         this.db.prepare("DELETE FROM denials WHERE created_at < ?").run(notBefore);
         this.db.prepare(
           `INSERT INTO denials (session_id, request_key, tool, request, databases, created_at)
            VALUES (?, ?, ?, ?, ?, ?)`,
         ).run(
-          sessionKey(denial.sessionId),
+          session,
           denial.requestKey,
           denial.tool,
           denial.request.slice(0, MAX_REQUEST_CHARS),
