@@ -8,6 +8,7 @@ function deps(vars: Record<string, string>, opened: string[] = []): HookDeps {
     env: (name) => vars[name],
     os: "linux",
     now: () => 1_000_000,
+    elapsed: () => 5,
     openState: (dir) => {
       opened.push(dir);
       return Promise.reject(new Error("no state in this test"));
@@ -30,9 +31,9 @@ Deno.test("hook core: a match without usable state denies and names the problem 
   assertEquals(opened, ["/nowhere/.local/state/docsearch-hook"]);
 });
 
-Deno.test("hook core: other tools, other events and the kill switch never load config or state", async () => {
+Deno.test("hook core: non-web PreToolUse, unknown events and the kill switch never load config or state", async () => {
   const opened: string[] = [];
-  for (const text of [event("PreToolUse.Bash.json"), event("Stop.json"), event("PostToolUse.Write.json")]) {
+  for (const text of [event("PreToolUse.Bash.json"), JSON.stringify({ hook_event_name: "FutureEvent" })]) {
     assertEquals(await hookOutput(input(text), "/does/not/exist.json", deps({}, opened)), {});
   }
   const off = deps({ DOCSEARCH_HOOK_DISABLED: " Yes " }, opened);

@@ -3,7 +3,7 @@ import { matchRequest } from "../lib/match/match.ts";
 import { buildDenial, decideRedirect, type RedirectState } from "../lib/redirect/decide.ts";
 import { formatDuration, literalArguments, localQuery, toolCall } from "../lib/redirect/guidance.ts";
 import { requestIdentity, type WebRequest, webRequestFrom } from "../lib/redirect/request.ts";
-import type { DenialRecord } from "../lib/state/denials.ts";
+import type { DenialRecord } from "../lib/state/store.ts";
 import { config, database } from "./helpers.ts";
 
 const gitlab = database({
@@ -190,38 +190,63 @@ function memoryState(): RedirectState & { records: DenialRecord[] } {
 Deno.test("decision: deny and record, let the identical retry through once, then deny again", async () => {
   const state = memoryState();
   const cfg = config([gitlab]);
-  const open = () => Promise.resolve(state);
+  const open = { state };
   const request = search("gitlab runners");
-  const first = await decideRedirect(request, "s1", cfg, open, 1_000);
+  const first = decideRedirect(request, "s1", cfg, open, 1_000);
   assertEquals(first.action, "deny");
   assertEquals(state.records.map((r) => [r.sessionId, r.tool, r.request, r.databases]), [
     ["s1", "WebSearch", "gitlab runners", ["gitlab"]],
   ]);
-  assertEquals((await decideRedirect(request, "s2", cfg, open, 2_000)).action, "deny");
-  const retry = await decideRedirect(request, "s1", cfg, open, 3_000);
+  assertEquals(decideRedirect(request, "s2", cfg, open, 2_000).action, "deny");
+  const retry = decideRedirect(request, "s1", cfg, open, 3_000);
   assertEquals(retry.action === "allow" && retry.why, "escape-hatch");
-  assertEquals((await decideRedirect(request, "s1", cfg, open, 4_000)).action, "deny");
+  assertEquals(decideRedirect(request, "s1", cfg, open, 4_000).action, "deny");
 });
 
 Deno.test("decision: a retry after the TTL is denied again", async () => {
   const state = memoryState();
   const cfg = config([gitlab], 10);
-  const open = () => Promise.resolve(state);
-  await decideRedirect(search("gitlab"), "s", cfg, open, 0);
-  assertEquals((await decideRedirect(search("gitlab"), "s", cfg, open, 10_001)).action, "deny");
-  assertEquals((await decideRedirect(search("gitlab"), "s", cfg, open, 10_002)).action, "allow");
+  const open = { state };
+  decideRedirect(search("gitlab"), "s", cfg, open, 0);
+  assertEquals(decideRedirect(search("gitlab"), "s", cfg, open, 10_001).action, "deny");
+  assertEquals(decideRedirect(search("gitlab"), "s", cfg, open, 10_002).action, "allow");
 });
 
-Deno.test("decision: no match never touches the state", async () => {
-  const decision = await decideRedirect(search("pizza"), "s", config([gitlab]), () => {
-    throw new Error("state opened");
-  }, 0);
+Deno.test("decision: no match never touches the state", () => {
+  const untouchable = {
+    retryOrRecord(): never {
+      throw new Error("state used");
+    },
+  };
+  const decision = decideRedirect(search("pizza"), "s", config([gitlab]), { state: untouchable }, 0);
   assertEquals(decision, { action: "allow", why: "no-match" });
 });
 
-Deno.test("decision: unavailable state still denies, says why, and promises no retry", async () => {
-  const broken = () => Promise.reject(new Error("disk on fire"));
-  const decision = await decideRedirect(search("gitlab"), "s", config([gitlab]), broken, 0);
+Deno.test("decision: the state failing mid-decision still denies, and promises no retry", () => {
+  const failing = {
+    retryOrRecord(): never {
+      throw new Error("database is locked");
+    },
+  };
+  const decision = decideRedirect(search("gitlab"), "s", config([gitlab]), { state: failing }, 0);
+  ok(decision.action === "deny");
+  assertEquals(decision.stateProblem, "database is locked");
+});
+
+Deno.test("decision: the denial record keeps the query only through the privacy filter", () => {
+  const state = memoryState();
+  decideRedirect(search("gitlab token glpat-123"), "s", config([gitlab]), { state }, 0, () => "[filtered]");
+  assertEquals(state.records.map((r) => r.request), ["[filtered]"]);
+});
+
+Deno.test("decision: unavailable state still denies, says why, and promises no retry", () => {
+  const decision = decideRedirect(
+    search("gitlab"),
+    "s",
+    config([gitlab]),
+    { unavailable: "disk on fire" },
+    0,
+  );
   ok(decision.action === "deny");
   assertEquals(decision.stateProblem, "disk on fire");
   match(reasonOf(decision.output), /would be denied again/);

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { openStateDb, SCHEMA_VERSION, stateDbPath, StateSchemaTooNewError } from "../lib/state/db.ts";
-import { DenialStore } from "../lib/state/denials.ts";
+import { StateStore } from "../lib/state/store.ts";
 import { sessionKey } from "../lib/state/session_key.ts";
 
 async function withDir(fn: (dir: string) => void | Promise<void>) {
@@ -57,7 +57,7 @@ Deno.test("state cannot be opened where a file stands in place of the directory"
 
 Deno.test("a denial is taken once by the identical retry in its session, within the TTL window", () =>
   withDir((dir) => {
-    const store = new DenialStore(openStateDb(dir, "linux"));
+    const store = new StateStore(openStateDb(dir, "linux"));
     assertEquals(store.retryOrRecord(record("s1", 100), 0), "recorded");
     assertEquals(store.retryOrRecord(record("s1", 200), 0), "retry");
     assertEquals(store.retryOrRecord(record("s1", 300), 0), "recorded");
@@ -71,7 +71,7 @@ Deno.test("a denial is taken once by the identical retry in its session, within 
 
 Deno.test("the TTL window includes its first millisecond and nothing before it", () =>
   withDir((dir) => {
-    const store = new DenialStore(openStateDb(dir, "linux"));
+    const store = new StateStore(openStateDb(dir, "linux"));
     store.retryOrRecord(record("s", 100), 0);
     assertEquals(store.retryOrRecord(record("s", 401), 101), "recorded");
     store.retryOrRecord(record("t", 100), 0);
@@ -89,7 +89,7 @@ Deno.test("session keys keep ordinary ids and escape what SQLite text would lose
 
 Deno.test("parallel denials of one request each leave a record, each taken by one retry", () =>
   withDir((dir) => {
-    const store = new DenialStore(openStateDb(dir, "linux"));
+    const store = new StateStore(openStateDb(dir, "linux"));
     store.db.exec(
       "INSERT INTO denials (session_id, request_key, tool, request, databases, created_at) " +
         "VALUES ('s', 'key:gitlab runners', 'WebSearch', 'a', '[]', 5), ('s', 'key:gitlab runners', 'WebSearch', 'b', '[]', 6)",
@@ -102,7 +102,7 @@ Deno.test("parallel denials of one request each leave a record, each taken by on
 
 Deno.test("hostile session ids are plain data and stay isolated", () =>
   withDir((dir) => {
-    const store = new DenialStore(openStateDb(dir, "linux"));
+    const store = new StateStore(openStateDb(dir, "linux"));
     const hostile = [
       "../../etc/passwd",
       "x".repeat(10_240),
@@ -132,8 +132,8 @@ Deno.test("hostile session ids are plain data and stay isolated", () =>
 
 Deno.test("two connections racing for one denial: exactly one retry passes", () =>
   withDir((dir) => {
-    const a = new DenialStore(openStateDb(dir, "linux"));
-    const b = new DenialStore(openStateDb(dir, "linux"));
+    const a = new StateStore(openStateDb(dir, "linux"));
+    const b = new StateStore(openStateDb(dir, "linux"));
     a.retryOrRecord(record("s", 1), 0);
     const outcomes = [a.retryOrRecord(record("s", 2), 0), b.retryOrRecord(record("s", 2), 0)];
     assertEquals(outcomes.sort(), ["recorded", "retry"]);
@@ -141,7 +141,7 @@ Deno.test("two connections racing for one denial: exactly one retry passes", () 
 
 Deno.test("a failed write leaves no transaction open", () =>
   withDir((dir) => {
-    const store = new DenialStore(openStateDb(dir, "linux"));
+    const store = new StateStore(openStateDb(dir, "linux"));
     store.db.exec("DROP TABLE denials");
     throws(() => store.retryOrRecord(record("s", 1), 0));
     assertEquals(store.db.isTransaction, false);
@@ -149,7 +149,7 @@ Deno.test("a failed write leaves no transaction open", () =>
 
 Deno.test("the request text kept for people is clipped", () =>
   withDir((dir) => {
-    const store = new DenialStore(openStateDb(dir, "linux"));
+    const store = new StateStore(openStateDb(dir, "linux"));
     store.retryOrRecord(record("s", 1, "q".repeat(10_000)), 0);
     assertEquals(store.pending("s", 0)[0].request.length, 2000);
   }));

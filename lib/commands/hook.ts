@@ -2,6 +2,8 @@
  * `docsearch-hook hook`: one agent event in, at most one JSON object out, always exit 0 (SPEC §2).
  * Everything here is on the hot path: heavy modules (zod, SQLite) are imported only when an event needs them.
  */
+import { createRedactor } from "../capture/redact.ts";
+import { eventRecord } from "../capture/record.ts";
 import { print, printError } from "../cli/io.ts";
 import { configLocation } from "../config/layers.ts";
 import { loadConfig } from "../config/load.ts";
@@ -9,22 +11,53 @@ import type { Config } from "../config/types.ts";
 import { type Env, type OS, processEnv, stateDir } from "../paths.ts";
 import { type HookEvent, parseHookEvent, readStdinSync, type StdinRead } from "../protocol/event.ts";
 import { ALLOW, type HookOutput } from "../protocol/output.ts";
-import { decideRedirect, type RedirectState } from "../redirect/decide.ts";
+import {
+  decideRedirect,
+  type RedirectDecision,
+  type RedirectState,
+  type StateAccess,
+} from "../redirect/decide.ts";
 import { webRequestFrom } from "../redirect/request.ts";
+import type { EventRecord } from "../state/store.ts";
+
+/** The state as the hook uses it (see StateStore). Every method throws when the state is unavailable. */
+export interface HookState extends RedirectState {
+  write<T>(fn: () => T): T;
+  record(entry: EventRecord): void;
+}
 
 export interface HookDeps {
   env: Env;
   os: OS;
   now: () => number;
-  openState: (dir: string) => Promise<RedirectState>;
+  /** Milliseconds since the process started: the latency the hook records of itself. */
+  elapsed: () => number;
+  /** `onCorrupt` hears where a corrupted database was moved before a fresh one replaced it. */
+  openState: (dir: string, onCorrupt: (movedTo: string) => void) => Promise<HookState>;
 }
 
 export const processDeps: HookDeps = {
   env: processEnv,
   os: Deno.build.os,
   now: Date.now,
-  openState: async (dir) => (await import("../state/denials.ts")).openDenialStore(dir),
+  elapsed: () => performance.now(),
+  openState: async (dir, onCorrupt) =>
+    (await import("../state/store.ts")).openStateStore(dir, Deno.build.os, onCorrupt),
 };
+
+/** The agent events the hook knows; anything else is a no-op that touches nothing. */
+const KNOWN_EVENTS = new Set([
+  "SessionStart",
+  "SessionEnd",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Notification",
+  "Stop",
+  "SubagentStop",
+  "PreCompact",
+]);
 
 const KILL_SWITCH_ON = new Set(["1", "true", "yes", "on"]);
 
@@ -41,30 +74,71 @@ function configNote(config: Config): string | undefined {
     : `${first} (and ${rest.length} more: run \`docsearch-hook check\` to see all)`;
 }
 
-async function preToolUse(
-  event: HookEvent,
-  configFlag: string | undefined,
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function openAccess(
+  dir: string | undefined,
   deps: HookDeps,
-): Promise<HookOutput> {
-  const request = webRequestFrom(event.toolName, event.toolInput);
-  if (request === undefined) return ALLOW;
+  notes: (string | undefined)[],
+): Promise<StateAccess & { state?: HookState }> {
+  if (dir === undefined) return { unavailable: "no state directory (set DOCSEARCH_HOME)" };
+  try {
+    return {
+      state: await deps.openState(
+        dir,
+        (movedTo) => notes.push(`state database was corrupt, moved to ${movedTo}`),
+      ),
+    };
+  } catch (error) {
+    return { unavailable: describe(error) };
+  }
+}
+
+/**
+ * One event: the redirect's decision (PreToolUse on a web tool) and everything the event leaves in the state,
+ * in one transaction. Without state the redirect still denies, it just cannot remember.
+ */
+async function handle(event: HookEvent, configFlag: string | undefined, deps: HookDeps): Promise<HookOutput> {
+  const name = event.hookEventName;
+  if (!KNOWN_EVENTS.has(name)) return ALLOW;
+  const request = name === "PreToolUse" ? webRequestFrom(event.toolName, event.toolInput) : undefined;
+  if (name === "PreToolUse" && request === undefined) return ALLOW;
   const now = deps.now();
   const dir = stateDir(deps.env, deps.os);
   const location = configLocation(configFlag, deps.env, deps.os, event.cwd);
   const config = await loadConfig(location, dir, deps.os, now);
-  const decision = await decideRedirect(
-    request,
-    event.sessionId,
-    config,
-    () =>
-      dir === undefined
-        ? Promise.reject(new Error("no state directory (set DOCSEARCH_HOME)"))
-        : deps.openState(dir),
-    now,
-  );
   const notes = [configNote(config)];
-  if (decision.action === "deny" && decision.stateProblem !== undefined) {
-    notes.push(`state unavailable, denial not remembered: ${decision.stateProblem}`);
+  const redactor = createRedactor(config.capture.redactPatterns, config.capture.excludeFiles);
+  const access = await openAccess(dir, deps, notes);
+  const decide = (using: StateAccess) =>
+    request && decideRedirect(request, event.sessionId, config, using, now, redactor.redact);
+
+  let decision: RedirectDecision | undefined;
+  let stateProblem = "unavailable" in access ? access.unavailable : undefined;
+  const state = access.state;
+  if (state !== undefined) {
+    try {
+      state.write(() => {
+        decision = decide(access);
+        const redirect = request && decision && { request, decision };
+        state.record(
+          eventRecord({ event, config, redactor, env: deps.env, now, hookMs: deps.elapsed(), redirect }),
+        );
+      });
+    } catch (error) {
+      stateProblem = describe(error);
+    }
+  }
+  // A failed transaction remembered nothing: decide again, without state.
+  if (stateProblem !== undefined) decision = decide({ unavailable: stateProblem });
+  if (stateProblem !== undefined) {
+    notes.push(
+      decision?.action === "deny"
+        ? `state unavailable, denial not remembered: ${stateProblem}`
+        : `state unavailable, ${name} not recorded: ${stateProblem}`,
+    );
   }
   // Paths and messages can carry control characters (a NUL in a cwd); stderr gets one clean line.
   const note = notes.filter(Boolean).join("; ").replace(
@@ -73,7 +147,7 @@ async function preToolUse(
     (c) => JSON.stringify(c).slice(1, -1),
   );
   return {
-    stdout: decision.action === "deny" ? decision.output : undefined,
+    stdout: decision?.action === "deny" ? decision.output : undefined,
     stderr: note ? `docsearch-hook: ${note}` : undefined,
   };
 }
@@ -88,12 +162,7 @@ export async function hookOutput(
   if (!input.ok) return { stderr: `docsearch-hook: ${input.problem}; allowing` };
   const parsed = parseHookEvent(input.text);
   if (!parsed.ok) return { stderr: `docsearch-hook: ${parsed.problem}; allowing` };
-  switch (parsed.event.hookEventName) {
-    case "PreToolUse":
-      return await preToolUse(parsed.event, configFlag, deps);
-    default:
-      return ALLOW;
-  }
+  return await handle(parsed.event, configFlag, deps);
 }
 
 export async function run(values: { config?: string }): Promise<number> {

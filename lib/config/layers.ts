@@ -18,7 +18,8 @@ export interface ConfigLocation {
 
 /**
  * `--config PATH` or `DOCSEARCH_CONFIG`; otherwise the user file (the seed's location), then the project's
- * shared and local files. The project is `CLAUDE_PROJECT_DIR`, else the directory the event came from.
+ * shared and local files. The project is the agent's project directory (`CLAUDE_PROJECT_DIR`,
+ * `RIPPERDOC_PROJECT_DIR`), else the directory the event came from.
  */
 export function configLocation(
   flag: string | undefined,
@@ -31,7 +32,7 @@ export function configLocation(
   const paths: string[] = [];
   const home = homeDir(env, os);
   if (home) paths.push(join(os, home, ".claude", "hooks", "docsearch-config.json"));
-  const project = env("CLAUDE_PROJECT_DIR") || projectDir;
+  const project = env("CLAUDE_PROJECT_DIR") || env("RIPPERDOC_PROJECT_DIR") || projectDir;
   if (project) {
     paths.push(
       join(os, project, ".claude", "docsearch.json"),

@@ -27,7 +27,12 @@ const isStringList = (value: unknown) => Array.isArray(value) && value.every((v)
  */
 function isCachedConfig(value: unknown): value is Config {
   const config = value as Config | undefined;
+  const capture = config?.capture;
   return typeof config?.escapeHatchTtlSeconds === "number" && isStringList(config.problems) &&
+    typeof capture?.enabled === "boolean" && typeof capture.retentionDays === "number" &&
+    isStringList(capture.skipTools) && isStringList(capture.excludeFiles) &&
+    Array.isArray(capture.redactPatterns) &&
+    capture.redactPatterns.every((r) => typeof r?.pattern === "string" && typeof r.category === "string") &&
     Array.isArray(config.databases) &&
     config.databases.every((d) =>
       typeof d?.name === "string" && typeof d.mcpToolName === "string" && typeof d.description === "string" &&

@@ -5,7 +5,14 @@
 import { z } from "zod";
 import { normalizeHost } from "../match/domains.ts";
 import type { LayerText } from "./layers.ts";
-import { type Config, type Database, DEFAULT_ESCAPE_HATCH_TTL_SECONDS } from "./types.ts";
+import {
+  type CaptureConfig,
+  type Config,
+  type Database,
+  DEFAULT_CAPTURE,
+  DEFAULT_ESCAPE_HATCH_TTL_SECONDS,
+  type RedactRule,
+} from "./types.ts";
 
 const HINTS: Record<string, string> = {
   databases:
@@ -21,6 +28,12 @@ const HINTS: Record<string, string> = {
     'use an object of literal tool arguments, e.g. {"top_k": 5}; "{query}" marks where the query goes',
   enabled: "use true or false",
   escape_hatch_ttl_seconds: "use a whole number of seconds from 1 to 86400, e.g. 300",
+  capture: 'use an object, e.g. "capture": {"retention_days": 30, "skip_tools": ["TodoWrite"]}',
+  retention_days: "use a whole number of days from 1 to 3650, e.g. 30",
+  skip_tools: 'use a list of tool names, e.g. ["TodoWrite", "mcp__github__*"]',
+  redact_patterns:
+    'use a JavaScript regular expression, e.g. "corp-[0-9]{6}" or {"pattern": "corp-[0-9]{6}", "category": "ticket"}',
+  exclude_files: 'use a list of file globs, e.g. ["*.tfvars", "deploy/secrets/**"]',
 };
 
 const nonEmpty = z.string().trim().min(1);
@@ -50,8 +63,37 @@ type DatabaseEntry = z.infer<typeof databaseEntry>;
 
 const ttlSeconds = z.number().int().min(1).max(86400);
 
-const TOP_LEVEL_KEYS = new Set(["$schema", "databases", "escape_hatch_ttl_seconds"]);
+const captureSection = z.object({
+  enabled: z.boolean().optional(),
+  retention_days: z.number().int().min(1).max(3650).optional(),
+  skip_tools: z.array(nonEmpty).optional(),
+  // Checked one by one below, so that one bad pattern does not take the others with it.
+  redact_patterns: z.array(z.unknown()).optional(),
+  exclude_files: z.array(nonEmpty).optional(),
+});
+
+const redactPattern = z.union([
+  z.string().min(1),
+  z.object({
+    pattern: z.string().min(1),
+    category: z.string().regex(/^[a-z0-9_]{1,40}$/, "use lower-case letters, digits and _").optional(),
+    ignore_case: z.boolean().optional(),
+  }),
+]).transform((value, ctx): RedactRule => {
+  const rule = typeof value === "string" ? { pattern: value } : value;
+  const ignoreCase = rule.ignore_case ?? false;
+  try {
+    new RegExp(rule.pattern, ignoreCase ? "gi" : "g");
+  } catch (error) {
+    ctx.addIssue({ code: "custom", message: `not a valid regular expression: ${(error as Error).message}` });
+    return z.NEVER;
+  }
+  return { pattern: rule.pattern, category: rule.category ?? "custom", ignoreCase };
+});
+
+const TOP_LEVEL_KEYS = new Set(["$schema", "databases", "escape_hatch_ttl_seconds", "capture"]);
 const ENTRY_KEYS = new Set(Object.keys(databaseEntry.shape));
+const CAPTURE_KEYS = new Set(Object.keys(captureSection.shape));
 
 /** `databases[1].keywords[0]`, the form users search their file for. */
 export function jsonPath(path: readonly PropertyKey[]): string {
@@ -115,6 +157,7 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
   const files: string[] = [];
   const merged = new Map<string, Pending>();
   let escapeHatchTtlSeconds = DEFAULT_ESCAPE_HATCH_TTL_SECONDS;
+  const capture: CaptureConfig = structuredClone(DEFAULT_CAPTURE);
 
   for (const layer of layers) {
     const file = layer.path;
@@ -147,6 +190,7 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
         problems.push(...zodProblems(file, ["escape_hatch_ttl_seconds"], ttl.error, using));
       }
     }
+    if (root.capture !== undefined) problems.push(...mergeCapture(capture, file, root.capture));
     if (root.databases === undefined) continue;
     if (!Array.isArray(root.databases)) {
       problems.push(problem(file, ["databases"], "not a list; file skipped"));
@@ -217,7 +261,29 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
       source,
     });
   }
-  return { databases, escapeHatchTtlSeconds, problems, files };
+  return { databases, escapeHatchTtlSeconds, capture, problems, files };
+}
+
+/**
+ * Later layers override the switches; lists add up, so a project can add redactions and exclusions but never
+ * remove the user's own.
+ */
+function mergeCapture(capture: CaptureConfig, file: string, raw: unknown): string[] {
+  const base = ["capture"];
+  const parsed = captureSection.safeParse(raw);
+  if (!parsed.success) return zodProblems(file, base, parsed.error, "capture section ignored");
+  const problems = unknownKeys(file, base, raw as Record<string, unknown>, CAPTURE_KEYS);
+  const section = parsed.data;
+  capture.enabled = section.enabled ?? capture.enabled;
+  capture.retentionDays = section.retention_days ?? capture.retentionDays;
+  capture.skipTools.push(...section.skip_tools ?? []);
+  capture.excludeFiles.push(...section.exclude_files ?? []);
+  section.redact_patterns?.forEach((value, i) => {
+    const rule = redactPattern.safeParse(value);
+    if (rule.success) capture.redactPatterns.push(rule.data);
+    else problems.push(...zodProblems(file, [...base, "redact_patterns", i], rule.error, "pattern skipped"));
+  });
+  return problems;
 }
 
 function definedFields(entry: DatabaseEntry): Partial<DatabaseEntry> {

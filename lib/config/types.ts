@@ -16,9 +16,29 @@ export interface Database {
   source: string;
 }
 
+/** A user redaction rule (config `capture.redact_patterns`), already checked to compile. */
+export interface RedactRule {
+  pattern: string;
+  /** Shown as `[REDACTED:category]`. */
+  category: string;
+  ignoreCase: boolean;
+}
+
+/** What the hook records of a session (SPEC §4) and for how long. */
+export interface CaptureConfig {
+  enabled: boolean;
+  retentionDays: number;
+  /** Tool names never recorded; a trailing `*` matches a prefix (`mcp__github__*`). */
+  skipTools: string[];
+  redactPatterns: RedactRule[];
+  /** Globs of files whose content is never stored, on top of the built-in list (.env*, *.pem …). */
+  excludeFiles: string[];
+}
+
 export interface Config {
   databases: Database[];
   escapeHatchTtlSeconds: number;
+  capture: CaptureConfig;
   /** One line per problem: file, JSON path, what is wrong and how to fix it. */
   problems: string[];
   /** The config files that exist and were read, in layer order. */
@@ -26,3 +46,11 @@ export interface Config {
 }
 
 export const DEFAULT_ESCAPE_HATCH_TTL_SECONDS = 300;
+
+export const DEFAULT_CAPTURE: CaptureConfig = {
+  enabled: true,
+  retentionDays: 30,
+  skipTools: [],
+  redactPatterns: [],
+  excludeFiles: [],
+};

@@ -8,17 +8,20 @@ import { type Match, matchRequest } from "../match/match.ts";
 import { denyOutput } from "../protocol/output.ts";
 import { denyContext, denyReason, type GuidanceOptions } from "./guidance.ts";
 import { requestIdentity, type WebRequest } from "./request.ts";
-import type { DenialRecord } from "../state/denials.ts";
+import type { DenialRecord } from "../state/store.ts";
 
-/** The part of the state store the redirect needs (see DenialStore); throws when the state is unavailable. */
+/** The part of the state store the redirect needs (see StateStore); throws when the state is unavailable. */
 export interface RedirectState {
   retryOrRecord(denial: DenialRecord, notBefore: number): "retry" | "recorded";
 }
 
 export type RedirectDecision =
   | { action: "allow"; why: "no-match" }
-  | { action: "allow"; why: "escape-hatch"; matches: Match[] }
-  | { action: "deny"; matches: Match[]; output: string; stateProblem?: string };
+  | { action: "allow"; why: "escape-hatch"; matches: Match[]; requestKey: string }
+  | { action: "deny"; matches: Match[]; requestKey: string; output: string; stateProblem?: string };
+
+/** The state, or why there is none (the hook then denies without remembering). */
+export type StateAccess = { state: RedirectState } | { unavailable: string };
 
 export function buildDenial(
   request: WebRequest,
@@ -32,36 +35,42 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-export async function decideRedirect(
+/**
+ * The decision on one web request. `request` in the denial record is what the state keeps for people to
+ * read, so it goes through `redact` (the privacy filter) first.
+ */
+export function decideRedirect(
   request: WebRequest,
   sessionId: string,
   config: Config,
-  openState: () => Promise<RedirectState>,
+  access: StateAccess,
   now: number,
-): Promise<RedirectDecision> {
+  redact: (text: string) => string = (text) => text,
+): RedirectDecision {
   const matches = matchRequest(request, config.databases);
   if (matches.length === 0) return { action: "allow", why: "no-match" };
 
   const ttlMs = config.escapeHatchTtlSeconds * 1000;
   const requestKey = hash53(requestIdentity(request));
-  let stateProblem: string | undefined;
-  try {
-    const state = await openState();
-    const outcome = state.retryOrRecord({
-      sessionId,
-      requestKey,
-      tool: request.tool,
-      request: request.tool === "WebSearch" ? request.query : request.url,
-      databases: matches.map((m) => m.database.name),
-      at: now,
-    }, now - ttlMs);
-    if (outcome === "retry") return { action: "allow", why: "escape-hatch", matches };
-  } catch (error) {
-    stateProblem = describe(error);
+  let stateProblem = "unavailable" in access ? access.unavailable : undefined;
+  if ("state" in access) {
+    try {
+      const outcome = access.state.retryOrRecord({
+        sessionId,
+        requestKey,
+        tool: request.tool,
+        request: redact(request.tool === "WebSearch" ? request.query : request.url),
+        databases: matches.map((m) => m.database.name),
+        at: now,
+      }, now - ttlMs);
+      if (outcome === "retry") return { action: "allow", why: "escape-hatch", matches, requestKey };
+    } catch (error) {
+      stateProblem = describe(error);
+    }
   }
   const output = buildDenial(request, matches, {
     ttlSeconds: config.escapeHatchTtlSeconds,
     retryWillPass: stateProblem === undefined,
   });
-  return { action: "deny", matches, output, stateProblem };
+  return { action: "deny", matches, requestKey, output, stateProblem };
 }

@@ -23,6 +23,56 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX denials_by_request ON denials (session_id, request_key, created_at);
    CREATE INDEX denials_by_age ON denials (created_at);`,
+  // Capture (SPEC §4). Observations and redirects point at sessions by number: a session id can be 10 KB.
+  `CREATE TABLE sessions (
+     id INTEGER PRIMARY KEY,
+     session_key TEXT NOT NULL UNIQUE,
+     cwd TEXT,
+     agent TEXT NOT NULL,
+     first_seen INTEGER NOT NULL,
+     last_seen INTEGER NOT NULL,
+     source TEXT,
+     ended_at INTEGER,
+     end_reason TEXT
+   );
+   CREATE INDEX sessions_by_cwd ON sessions (cwd, last_seen);
+   CREATE INDEX sessions_by_last_seen ON sessions (last_seen);
+   CREATE TABLE observations (
+     id INTEGER PRIMARY KEY,
+     session INTEGER NOT NULL,
+     at INTEGER NOT NULL,
+     event TEXT NOT NULL,
+     tool TEXT,
+     tool_use_id TEXT,
+     summary TEXT NOT NULL,
+     outcome TEXT,
+     duration_ms INTEGER
+   );
+   CREATE UNIQUE INDEX observations_once ON observations (session, event, tool_use_id)
+     WHERE tool_use_id IS NOT NULL;
+   CREATE INDEX observations_by_time ON observations (at);
+   CREATE INDEX observations_by_session ON observations (session, at);
+   CREATE TABLE redirects (
+     id INTEGER PRIMARY KEY,
+     session INTEGER NOT NULL,
+     at INTEGER NOT NULL,
+     request_key TEXT NOT NULL,
+     tool TEXT NOT NULL,
+     request TEXT NOT NULL,
+     database TEXT NOT NULL,
+     mcp_tool TEXT NOT NULL,
+     followed_at INTEGER,
+     escaped_at INTEGER
+   );
+   CREATE INDEX redirects_by_session ON redirects (session, request_key);
+   CREATE INDEX redirects_by_time ON redirects (at);
+   CREATE TABLE hook_runs (
+     id INTEGER PRIMARY KEY,
+     at INTEGER NOT NULL,
+     event TEXT NOT NULL,
+     ms REAL NOT NULL
+   );
+   CREATE INDEX hook_runs_by_time ON hook_runs (at);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -75,16 +125,71 @@ export function stateDbPath(dir: string, os: OS): string {
   return join(os, dir, DB_FILE);
 }
 
-/** Opens (creating 0700 dir / 0600 file when missing) and migrates the state database. Throws when it cannot. */
-export function openStateDb(dir: string, os: OS = Deno.build.os): DatabaseSync {
-  const file = stateDbPath(dir, os);
-  try {
-    Deno.statSync(file);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-    ensurePrivateDir(dir);
-    createPrivateFile(file);
+/** SQLite's words for a file that is not (or no longer) a database; nothing else is treated as corruption. */
+export function isCorruption(error: unknown): boolean {
+  return error instanceof Error &&
+    /file is not a database|database disk image is malformed/.test(error.message);
+}
+
+/**
+ * Moves a corrupted database (and its -wal/-shm) aside, kept for inspection, so a fresh one can start.
+ * Returns where it went. Losing the race to another process that moved it first is fine.
+ */
+export function moveAside(file: string, now = new Date()): string {
+  const aside = `${file}.corrupt-${now.toISOString().replace(/[:.]/g, "-")}-${Deno.pid}`;
+  for (const suffix of ["", "-wal", "-shm"]) {
+    try {
+      Deno.renameSync(file + suffix, aside + suffix);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
   }
+  return aside;
+}
+
+/** The file's inode: null where the OS has none, undefined when there is no file. */
+function inode(file: string): number | null | undefined {
+  try {
+    return Deno.statSync(file).ino;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/** As inode(), creating the file (and its 0700 directory) when missing. */
+function statOrCreate(dir: string, file: string): number | null {
+  const found = inode(file);
+  if (found !== undefined) return found;
+  ensurePrivateDir(dir);
+  createPrivateFile(file);
+  return null;
+}
+
+/**
+ * Opens (creating 0700 dir / 0600 file when missing) and migrates the state database. A corrupted file is
+ * moved aside and replaced by a fresh one (`onCorrupt` hears where it went). Throws when it cannot open.
+ */
+export function openStateDb(
+  dir: string,
+  os: OS = Deno.build.os,
+  onCorrupt: (movedTo: string) => void = () => {},
+): DatabaseSync {
+  const file = stateDbPath(dir, os);
+  const found = statOrCreate(dir, file);
+  try {
+    return openFile(file);
+  } catch (error) {
+    if (!isCorruption(error)) throw error;
+    // Another hook process may have replaced the file already; its fresh database must not be moved too.
+    const current = inode(file);
+    if (current !== undefined && (found === null || current === found)) onCorrupt(moveAside(file));
+    statOrCreate(dir, file);
+    return openFile(file);
+  }
+}
+
+function openFile(file: string): DatabaseSync {
   const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
   try {
     // WAL needs no fsync per commit to stay consistent; it could lose the last denial on power loss.

@@ -9,7 +9,7 @@ import { parseArgv } from "../../lib/cli/args.ts";
 import { hash53 } from "../../lib/hash.ts";
 import { requestIdentity, webRequestFrom } from "../../lib/redirect/request.ts";
 import { openStateDb } from "../../lib/state/db.ts";
-import { DenialStore } from "../../lib/state/denials.ts";
+import { StateStore } from "../../lib/state/store.ts";
 import { event, readFixture, runScript, sandbox } from "../helpers.ts";
 
 const BUDGET = 1.5;
@@ -30,7 +30,7 @@ await Deno.writeTextFile(
 
 let sessions = 0;
 const freshSession = () => `bench-${sessions++}`;
-const store = new DenialStore(openStateDb(box.state));
+const store = new StateStore(openStateDb(box.state));
 
 interface Case {
   name: string;

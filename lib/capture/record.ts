@@ -1,0 +1,87 @@
+/** What one hook event leaves in the state (SPEC §4), as a pure function of the event, config and decision. */
+import type { Config } from "../config/types.ts";
+import type { Env } from "../paths.ts";
+import type { HookEvent } from "../protocol/event.ts";
+import { stringField } from "../protocol/event.ts";
+import type { RedirectDecision } from "../redirect/decide.ts";
+import type { WebRequest } from "../redirect/request.ts";
+import type { EventRecord } from "../state/store.ts";
+import { CAPTURED_EVENTS, decisionObservation, type Observation, observe } from "./observe.ts";
+import type { Redactor } from "./redact.ts";
+
+const DAY_MS = 86_400_000;
+
+/** Which agent runs the hook, from the variables each sets for its hooks. */
+export function agentOf(env: Env): string {
+  if (env("RIPPERDOC_PROJECT_DIR") || env("RIPPERDOC_SESSION_ID")) return "ripperdoc";
+  if (env("CLAUDE_PROJECT_DIR") || env("CLAUDECODE")) return "claude-code";
+  return "unknown";
+}
+
+export interface RecordInput {
+  event: HookEvent;
+  config: Config;
+  redactor: Redactor;
+  env: Env;
+  now: number;
+  hookMs: number;
+  /** PreToolUse on a web tool: the request and what the redirect decided. */
+  redirect?: { request: WebRequest; decision: RedirectDecision };
+}
+
+function decisionOf(input: RecordInput): Observation | undefined {
+  const { request, decision } = input.redirect!;
+  const outcome = decision.action === "deny"
+    ? "denied"
+    : decision.why === "escape-hatch"
+    ? "escaped"
+    : "no-match";
+  const names = decision.action === "allow" && decision.why === "no-match"
+    ? []
+    : decision.matches.map((m) => m.database.name);
+  const target = request.tool === "WebSearch" ? request.query : request.url;
+  return decisionObservation(input.event, outcome, target, names, input.redactor);
+}
+
+export function eventRecord(input: RecordInput): EventRecord {
+  const { event, config, now } = input;
+  const name = event.hookEventName;
+  const capture = config.capture;
+  let observation: Observation | undefined;
+  if (capture.enabled && input.redirect !== undefined) observation = decisionOf(input);
+  else if (capture.enabled && CAPTURED_EVENTS.has(name)) {
+    const captured = observe(event, capture, input.redactor);
+    if (captured.kind === "store") observation = captured.observation;
+  }
+  const decision = input.redirect?.decision;
+  const request = input.redirect?.request;
+  const start = name === "SessionStart";
+  return {
+    event: name,
+    session: {
+      sessionId: event.sessionId,
+      cwd: event.cwd,
+      agent: agentOf(input.env),
+      at: now,
+      source: start ? stringField(event.raw, "source") ?? "startup" : undefined,
+      ended: name === "SessionEnd",
+      endReason: name === "SessionEnd" ? stringField(event.raw, "reason") ?? "other" : undefined,
+    },
+    observation,
+    denied: decision?.action === "deny" && request !== undefined
+      ? {
+        requestKey: decision.requestKey,
+        tool: request.tool,
+        request: input.redactor.redact(request.tool === "WebSearch" ? request.query : request.url),
+        databases: decision.matches.map((m) => ({ name: m.database.name, mcpTool: m.database.mcpToolName })),
+      }
+      : undefined,
+    escapedKey: decision?.action === "allow" && decision.why === "escape-hatch"
+      ? decision.requestKey
+      : undefined,
+    calledTool: name === "PostToolUse" || name === "PostToolUseFailure" ? event.toolName : undefined,
+    pruneBefore: start ? now - capture.retentionDays * DAY_MS : undefined,
+    denialsBefore: start ? now - config.escapeHatchTtlSeconds * 1000 : undefined,
+    hookMs: input.hookMs,
+  };
+}

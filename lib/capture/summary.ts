@@ -1,0 +1,201 @@
+/**
+ * A compact, readable summary of one event, built per tool (SPEC §4): what was done and to what, never the
+ * raw tool response. Every piece of text passes the privacy filter before it is clipped, so a secret cut in
+ * half by the clip is still recognised.
+ */
+import { isRecord, stringField } from "../protocol/event.ts";
+import type { HookEvent } from "../protocol/event.ts";
+import { type CommandKind, commandKind } from "./commands.ts";
+import { type Redactor, SECRET_FILE_TAG } from "./redact.ts";
+
+export interface Summary {
+  text: string;
+  /** Bash only: the command's kind, exit status and output (already redacted and clipped). */
+  command?: { kind: CommandKind; exitCode?: number; output: string; interrupted: boolean };
+}
+
+/** How far past a clip the filter looks, so that a secret straddling the clip is still caught whole. */
+const LOOKAHEAD = 512;
+
+/**
+ * Redacts, then clips to `limit` characters. A clip inside a word drops that partial word, so no fragment of
+ * an unrecognised long token survives, and the clip never splits a surrogate pair.
+ */
+export function excerpt(text: string, limit: number, redactor: Redactor): string {
+  const window = text.length > limit + LOOKAHEAD ? text.slice(0, limit + LOOKAHEAD) : text;
+  const clean = redactor.redact(window).trim();
+  if (clean.length <= limit) return clean;
+  let cut = clean.slice(0, limit);
+  const lastSpace = Math.max(cut.lastIndexOf(" "), cut.lastIndexOf("\n"));
+  if (!/\s/.test(clean[limit]) && lastSpace > 0) cut = cut.slice(0, lastSpace);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut.trimEnd()} …`;
+}
+
+const str = (record: Record<string, unknown> | undefined, key: string) =>
+  record === undefined ? undefined : stringField(record, key);
+
+function firstString(
+  record: Record<string, unknown> | undefined,
+  keys: readonly string[],
+): string | undefined {
+  for (const key of keys) {
+    const value = str(record, key);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/** `key=value` pairs of a tool input, each value short: enough to see what an MCP call asked for. */
+function inputSummary(input: Record<string, unknown> | undefined, redactor: Redactor): string {
+  if (input === undefined) return "";
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(input)) {
+    const text = typeof value === "string" ? JSON.stringify(excerpt(value, 120, redactor)) : excerpt(
+      JSON.stringify(value) ?? String(value),
+      120,
+      redactor,
+    );
+    parts.push(`${key}=${text}`);
+    if (parts.join(" ").length > 400) break;
+  }
+  return excerpt(parts.join(" "), 400, redactor);
+}
+
+const EXIT_CODE_KEYS = ["exit_code", "exitCode", "returncode", "return_code", "code", "status"] as const;
+
+function exitCodeOf(event: HookEvent, failed: boolean): number | undefined {
+  const response = event.raw.tool_response;
+  if (isRecord(response)) {
+    for (const key of EXIT_CODE_KEYS) {
+      if (typeof response[key] === "number") return response[key] as number;
+    }
+  }
+  const error = stringField(event.raw, "error") ?? "";
+  const stated = /(?:exit(?:ed)?(?: with)?(?: non-zero)?(?: status)?(?: code)?|status code)\s*:?\s*(-?\d+)/i
+    .exec(
+      error,
+    );
+  if (stated) return Number(stated[1]);
+  return failed ? undefined : 0;
+}
+
+function responseOutput(event: HookEvent): string {
+  const response = event.raw.tool_response;
+  if (typeof response === "string") return response;
+  if (!isRecord(response)) return "";
+  return [firstString(response, ["stdout", "output", "result"]), str(response, "stderr")]
+    .filter((part) => part !== undefined && part.trim() !== "").join("\n");
+}
+
+function bash(event: HookEvent, redactor: Redactor): Summary {
+  const failed = event.hookEventName === "PostToolUseFailure";
+  const command = str(event.toolInput, "command") ?? "";
+  const mentionsSecretFile = command.split(/[\s'"<>|;&()=]+/).some((word) =>
+    word !== "" && redactor.isSecretFile(word)
+  );
+  const rawOutput = failed
+    ? [stringField(event.raw, "error"), responseOutput(event)].filter(Boolean).join("\n")
+    : responseOutput(event);
+  const output = mentionsSecretFile && rawOutput.trim() !== ""
+    ? SECRET_FILE_TAG
+    : excerpt(rawOutput, 300, redactor);
+  const exitCode = exitCodeOf(event, failed);
+  const interrupted = event.raw.is_interrupt === true ||
+    (isRecord(event.raw.tool_response) && event.raw.tool_response.interrupted === true);
+  const status = interrupted ? "interrupted" : exitCode === undefined ? "failed" : `exit ${exitCode}`;
+  return {
+    text: [`$ ${excerpt(command, 300, redactor)}`, `[${status}]`, output].filter(Boolean).join("\n"),
+    command: { kind: commandKind(command), exitCode, output, interrupted },
+  };
+}
+
+function fileContent(path: string, content: string | undefined, limit: number, redactor: Redactor): string {
+  if (content === undefined || content === "") return "";
+  return redactor.isSecretFile(path) ? SECRET_FILE_TAG : excerpt(content, limit, redactor);
+}
+
+function toolText(event: HookEvent, redactor: Redactor): string {
+  const input = event.toolInput;
+  const tool = event.toolName ?? "";
+  const path = firstString(input, ["file_path", "notebook_path", "path"]) ?? "";
+  const shownPath = excerpt(path, 300, redactor);
+  switch (tool) {
+    case "Write": {
+      const content = str(input, "content") ?? "";
+      const lines = content === "" ? 0 : content.split("\n").length;
+      return [`${shownPath} (${lines} lines)`, fileContent(path, content, 200, redactor)].filter(Boolean)
+        .join("\n");
+    }
+    case "Edit":
+      return [
+        shownPath,
+        fileContent(path, str(input, "old_string"), 120, redactor).replace(/^(?=.)/, "- "),
+        fileContent(path, str(input, "new_string"), 120, redactor).replace(/^(?=.)/, "+ "),
+      ].filter(Boolean).join("\n");
+    case "MultiEdit": {
+      const edits = Array.isArray(input?.edits) ? input.edits : [];
+      const first = isRecord(edits[0]) ? edits[0] : undefined;
+      return [
+        `${shownPath} (${edits.length} edits)`,
+        fileContent(path, str(first, "new_string"), 120, redactor).replace(/^(?=.)/, "+ "),
+      ].filter(Boolean).join("\n");
+    }
+    case "NotebookEdit":
+      return [shownPath, fileContent(path, str(input, "new_source"), 120, redactor)].filter(Boolean).join(
+        "\n",
+      );
+    case "Read":
+    case "LS":
+      return shownPath;
+    case "Glob":
+    case "Grep": {
+      const pattern = excerpt(str(input, "pattern") ?? "", 200, redactor);
+      const where = excerpt(firstString(input, ["path", "glob", "include"]) ?? "", 200, redactor);
+      return where ? `${pattern} in ${where}` : pattern;
+    }
+    case "WebSearch":
+      return excerpt(str(input, "query") ?? "", 300, redactor);
+    case "WebFetch":
+      return excerpt(str(input, "url") ?? "", 300, redactor);
+    case "Task":
+    case "Agent":
+      return excerpt(
+        [str(input, "subagent_type"), str(input, "description")].filter(Boolean).join(": "),
+        300,
+        redactor,
+      );
+    case "TodoWrite": {
+      const todos = Array.isArray(input?.todos) ? input.todos : [];
+      const active = todos.find((todo) => isRecord(todo) && todo.status === "in_progress");
+      const doing = isRecord(active) ? str(active, "content") ?? "" : "";
+      return [`${todos.length} todos`, excerpt(doing, 200, redactor)].filter(Boolean).join(": ");
+    }
+    default:
+      return inputSummary(input, redactor);
+  }
+}
+
+/** Event-specific fields worth keeping for the events that are not tool calls. */
+const LIFECYCLE_FIELDS: Record<string, readonly string[]> = {
+  SessionStart: ["source", "model"],
+  SessionEnd: ["reason"],
+  Stop: ["stop_hook_active"],
+  SubagentStop: ["agent_type", "stop_hook_active"],
+  PreCompact: ["trigger", "custom_instructions"],
+};
+
+export function summarize(event: HookEvent, redactor: Redactor): Summary {
+  const fields = LIFECYCLE_FIELDS[event.hookEventName];
+  if (fields !== undefined) {
+    const parts = fields.flatMap((key) => {
+      const value = event.raw[key];
+      return value === undefined || value === "" ? [] : [`${key}=${excerpt(String(value), 200, redactor)}`];
+    });
+    return { text: parts.join(" ") };
+  }
+  if (event.toolName === "Bash") return bash(event, redactor);
+  const text = toolText(event, redactor);
+  const error = event.hookEventName === "PostToolUseFailure" ? stringField(event.raw, "error") : undefined;
+  return { text: error ? `${text}\nerror: ${excerpt(error, 300, redactor)}` : text };
+}

@@ -1,0 +1,258 @@
+/**
+ * The session store (SPEC §3–4) over the state database: escape-hatch records, sessions, observations, the
+ * life of each redirect and the hook's own latency. Everything one event writes goes in one transaction.
+ */
+import type { DatabaseSync } from "node:sqlite";
+import type { Observation } from "../capture/observe.ts";
+import type { OS } from "../paths.ts";
+import { openStateDb } from "./db.ts";
+import { sessionKey } from "./session_key.ts";
+
+export interface DenialRecord {
+  sessionId: string;
+  /** Hash of the request's identity (see requestIdentity). */
+  requestKey: string;
+  tool: string;
+  /** The query or URL (privacy-filtered), for people reading the state; clipped. */
+  request: string;
+  databases: string[];
+  at: number;
+}
+
+export interface SessionTouch {
+  sessionId: string;
+  cwd?: string;
+  /** claude-code | ripperdoc | unknown */
+  agent: string;
+  at: number;
+  /** SessionStart's `source`; a new start also clears an earlier end (a resumed session). */
+  source?: string;
+  /** SessionEnd's `reason`. */
+  endReason?: string;
+  ended?: boolean;
+}
+
+export interface EventRecord {
+  event: string;
+  session: SessionTouch;
+  observation?: Observation;
+  /** A denial to follow: one row per suggested database. */
+  denied?: {
+    requestKey: string;
+    tool: string;
+    request: string;
+    databases: { name: string; mcpTool: string }[];
+  };
+  /** The escape hatch let this request through: its redirects were escaped. */
+  escapedKey?: string;
+  /** A tool the agent called: if a redirect suggested it, the redirect was followed. */
+  calledTool?: string;
+  /** Delete captured data older than this (SessionStart applies the retention). */
+  pruneBefore?: number;
+  /** Expired escape-hatch records go too. */
+  denialsBefore?: number;
+  /** The hook's own latency so far, for `stats`. */
+  hookMs: number;
+}
+
+export interface PruneCounts {
+  observations: number;
+  redirects: number;
+  hookRuns: number;
+  sessions: number;
+  denials: number;
+}
+
+const MAX_REQUEST_CHARS = 2000;
+/** A hook prunes at most this many rows per table, so one SessionStart after months away stays quick. */
+export const HOOK_PRUNE_BATCH = 5000;
+
+/** The hook's one dynamic import for state: opening the database and the store come together. */
+export function openStateStore(
+  dir: string,
+  os: OS = Deno.build.os,
+  onCorrupt?: (to: string) => void,
+): StateStore {
+  return new StateStore(openStateDb(dir, os, onCorrupt));
+}
+
+/** A suggested tool may be named in full (`mcp__leann__leann_search`) or, seed-style, bare (`leann_search`). */
+export function toolNames(tool: string): string[] {
+  const bare = tool.startsWith("mcp__") ? tool.slice(tool.lastIndexOf("__") + 2) : tool;
+  return bare === tool ? [tool] : [tool, bare];
+}
+
+export class StateStore {
+  constructor(readonly db: DatabaseSync) {}
+
+  /** Runs `fn` in one write transaction (or inside the one already open). */
+  write<T>(fn: () => T): T {
+    if (this.db.isTransaction) return fn();
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      const result = fn();
+      this.db.exec("COMMIT");
+      return result;
+    } catch (error) {
+      if (this.db.isTransaction) this.db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+
+  /**
+   * The escape hatch: takes the oldest unexpired denial of this request in this session ("retry": the request
+   * passes), or else records this denial ("recorded"), pruning expired records of every session. Concurrent
+   * retries of one denial cannot both take it.
+   */
+  retryOrRecord(denial: DenialRecord, notBefore: number): "retry" | "recorded" {
+    const session = sessionKey(denial.sessionId);
+    return this.write(() => {
+      const taken = this.db.prepare(
+        `DELETE FROM denials WHERE id = (
+           SELECT id FROM denials WHERE session_id = ? AND request_key = ? AND created_at >= ?
+           ORDER BY created_at, id LIMIT 1)
+         RETURNING id`,
+      ).get(session, denial.requestKey, notBefore);
+      if (taken !== undefined) return "retry";
+      this.db.prepare("DELETE FROM denials WHERE created_at < ?").run(notBefore);
+      this.db.prepare(
+        `INSERT INTO denials (session_id, request_key, tool, request, databases, created_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      ).run(
+        session,
+        denial.requestKey,
+        denial.tool,
+        denial.request.slice(0, MAX_REQUEST_CHARS),
+        JSON.stringify(denial.databases),
+        denial.at,
+      );
+      return "recorded";
+    });
+  }
+
+  /** Unexpired denials waiting for a retry, per session; for tests and diagnostics. */
+  pending(sessionId: string, notBefore: number): { request: string; tool: string }[] {
+    return this.db.prepare(
+      "SELECT request, tool FROM denials WHERE session_id = ? AND created_at >= ? ORDER BY id",
+    ).all(sessionKey(sessionId), notBefore) as unknown as { request: string; tool: string }[];
+  }
+
+  /** Returns the session's row id. */
+  private touchSession(touch: SessionTouch): number {
+    const ended = touch.ended ? touch.at : null;
+    const row = this.db.prepare(
+      `INSERT INTO sessions (session_key, cwd, agent, first_seen, last_seen, source, ended_at, end_reason)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (session_key) DO UPDATE SET
+         cwd = coalesce(excluded.cwd, cwd),
+         agent = CASE excluded.agent WHEN 'unknown' THEN agent ELSE excluded.agent END,
+         first_seen = min(first_seen, excluded.first_seen),
+         last_seen = max(last_seen, excluded.last_seen),
+         source = coalesce(excluded.source, source),
+         ended_at = CASE WHEN excluded.ended_at IS NOT NULL THEN excluded.ended_at
+                         WHEN excluded.source IS NOT NULL THEN NULL ELSE ended_at END,
+         end_reason = CASE WHEN excluded.ended_at IS NOT NULL THEN excluded.end_reason
+                           WHEN excluded.source IS NOT NULL THEN NULL ELSE end_reason END
+       RETURNING id`,
+    ).get(
+      sessionKey(touch.sessionId),
+      touch.cwd ?? null,
+      touch.agent,
+      touch.at,
+      touch.at,
+      touch.source ?? null,
+      ended,
+      touch.ended ? touch.endReason ?? null : null,
+    ) as { id: number };
+    return row.id;
+  }
+
+  /** Everything one event leaves behind, in one transaction. */
+  record(entry: EventRecord): void {
+    this.write(() => {
+      const session = this.touchSession(entry.session);
+      const at = entry.session.at;
+      const o = entry.observation;
+      if (o !== undefined) {
+        this.db.prepare(
+          `INSERT INTO observations (session, at, event, tool, tool_use_id, summary, outcome, duration_ms)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+        ).run(
+          session,
+          at,
+          o.event,
+          o.tool ?? null,
+          o.toolUseId ?? null,
+          o.summary,
+          o.outcome ?? null,
+          o.durationMs ?? null,
+        );
+      }
+      if (entry.denied !== undefined) {
+        const insert = this.db.prepare(
+          `INSERT INTO redirects (session, at, request_key, tool, request, database, mcp_tool)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        );
+        const { requestKey, tool, request, databases } = entry.denied;
+        for (const database of databases) {
+          insert.run(
+            session,
+            at,
+            requestKey,
+            tool,
+            request.slice(0, MAX_REQUEST_CHARS),
+            database.name,
+            database.mcpTool,
+          );
+        }
+      }
+      if (entry.escapedKey !== undefined) {
+        this.db.prepare(
+          `UPDATE redirects SET escaped_at = ? WHERE session = ? AND request_key = ? AND escaped_at IS NULL`,
+        ).run(at, session, entry.escapedKey);
+      }
+      if (entry.calledTool !== undefined) {
+        const [full, bare = full] = toolNames(entry.calledTool);
+        this.db.prepare(
+          `UPDATE redirects SET followed_at = ?
+           WHERE session = ? AND followed_at IS NULL AND mcp_tool IN (?, ?) AND at <= ?`,
+        ).run(at, session, full, bare, at);
+      }
+      if (entry.pruneBefore !== undefined) this.prune(entry.pruneBefore, HOOK_PRUNE_BATCH);
+      if (entry.denialsBefore !== undefined) {
+        this.db.prepare("DELETE FROM denials WHERE created_at < ?").run(entry.denialsBefore);
+      }
+      this.db.prepare("INSERT INTO hook_runs (at, event, ms) VALUES (?, ?, ?)").run(
+        at,
+        entry.event,
+        entry.hookMs,
+      );
+    });
+  }
+
+  /** Deletes captured data older than `before` (at most `limit` rows per table), and sessions idle since. */
+  prune(before: number, limit = -1): PruneCounts {
+    return this.write(() => {
+      const bounded = (table: string, column: string) =>
+        Number(
+          this.db.prepare(
+            `DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE ${column} < ? LIMIT ?)`,
+          ).run(before, limit).changes,
+        );
+      return {
+        observations: bounded("observations", "at"),
+        redirects: bounded("redirects", "at"),
+        hookRuns: bounded("hook_runs", "at"),
+        denials: bounded("denials", "created_at"),
+        // A session goes only once nothing of it is left.
+        sessions: Number(
+          this.db.prepare(
+            `DELETE FROM sessions WHERE last_seen < ?
+               AND NOT EXISTS (SELECT 1 FROM observations WHERE session = sessions.id)
+               AND NOT EXISTS (SELECT 1 FROM redirects WHERE session = sessions.id)`,
+          ).run(before).changes,
+        ),
+      };
+    });
+  }
+}
