@@ -187,7 +187,7 @@ function memoryState(): RedirectState & { records: DenialRecord[] } {
   };
 }
 
-Deno.test("decision: deny and record, let the identical retry through once, then deny again", async () => {
+Deno.test("decision: deny and record, let the identical retry through once, then deny again", () => {
   const state = memoryState();
   const cfg = config([gitlab]);
   const open = { state };
@@ -203,7 +203,7 @@ Deno.test("decision: deny and record, let the identical retry through once, then
   assertEquals(decideRedirect(request, "s1", cfg, open, 4_000).action, "deny");
 });
 
-Deno.test("decision: a retry after the TTL is denied again", async () => {
+Deno.test("decision: a retry after the TTL is denied again", () => {
   const state = memoryState();
   const cfg = config([gitlab], 10);
   const open = { state };
