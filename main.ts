@@ -57,6 +57,39 @@ const COMMANDS = {
     },
     run: async (args) => (await import("./lib/commands/check.ts")).run(args),
   }),
+  log: command({
+    summary: "the latest observations the hook recorded",
+    usage: "docsearch-hook log [--session ID] [--limit N] [--json]",
+    options: {
+      session: { type: "string", value: "ID", description: "only this session (its id, or the start of it)" },
+      limit: { type: "string", value: "N", description: "how many observations (default 20)" },
+      json: { type: "boolean", description: "print them as JSON" },
+    },
+    run: async (args) => (await import("./lib/commands/log.ts")).run(args),
+  }),
+  stats: command({
+    summary: "redirects, follow-through, escapes, unmatched web searches and the hook's latency",
+    usage: "docsearch-hook stats [--since 7d] [--json]",
+    options: {
+      since: { type: "string", value: "AGE", description: "how far back, e.g. 24h, 7d, 4w (default 7d)" },
+      json: { type: "boolean", description: "print the numbers as JSON" },
+      config: configOption,
+    },
+    run: async (args) => (await import("./lib/commands/stats.ts")).run(args),
+  }),
+  prune: command({
+    summary: "delete recorded data older than the retention",
+    usage: "docsearch-hook prune [--older-than 30d]",
+    options: {
+      "older-than": {
+        type: "string",
+        value: "AGE",
+        description: "delete what is older than this (default: capture.retention_days, 30d)",
+      },
+      config: configOption,
+    },
+    run: async (args) => (await import("./lib/commands/prune.ts")).run(args),
+  }),
 };
 
 type CommandName = keyof typeof COMMANDS;

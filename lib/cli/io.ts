@@ -9,3 +9,8 @@ export function writeAllSync(writer: Pick<typeof Deno.stdout, "writeSync">, text
 
 export const print = (text: string): void => writeAllSync(Deno.stdout, text + "\n");
 export const printError = (text: string): void => writeAllSync(Deno.stderr, text + "\n");
+
+/** Control characters (a NUL in a path, an escape sequence in a summary) shown escaped, so a line stays a line. */
+export const escapeControl = (text: string): string =>
+  // deno-lint-ignore no-control-regex -- control characters are what is being escaped
+  text.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));

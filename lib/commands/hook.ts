@@ -4,7 +4,7 @@
  */
 import { createRedactor } from "../capture/redact.ts";
 import { eventRecord } from "../capture/record.ts";
-import { print, printError } from "../cli/io.ts";
+import { escapeControl, print, printError } from "../cli/io.ts";
 import { configLocation } from "../config/layers.ts";
 import { loadConfig } from "../config/load.ts";
 import type { Config } from "../config/types.ts";
@@ -18,6 +18,7 @@ import {
   type StateAccess,
 } from "../redirect/decide.ts";
 import { webRequestFrom } from "../redirect/request.ts";
+import type { OpenOptions } from "../state/db.ts";
 import type { EventRecord } from "../state/store.ts";
 
 /** The state as the hook uses it (see StateStore). Every method throws when the state is unavailable. */
@@ -32,8 +33,7 @@ export interface HookDeps {
   now: () => number;
   /** Milliseconds since the process started: the latency the hook records of itself. */
   elapsed: () => number;
-  /** `onCorrupt` hears where a corrupted database was moved before a fresh one replaced it. */
-  openState: (dir: string, onCorrupt: (movedTo: string) => void) => Promise<HookState>;
+  openState: (dir: string, options: OpenOptions) => Promise<HookState>;
 }
 
 export const processDeps: HookDeps = {
@@ -41,9 +41,17 @@ export const processDeps: HookDeps = {
   os: Deno.build.os,
   now: Date.now,
   elapsed: () => performance.now(),
-  openState: async (dir, onCorrupt) =>
-    (await import("../state/store.ts")).openStateStore(dir, Deno.build.os, onCorrupt),
+  openState: async (dir, options) =>
+    (await import("../state/store.ts")).openStateStore(dir, Deno.build.os, options),
 };
+
+/**
+ * How long the hook waits for another process's lock on the state before it gives up on this event: short
+ * where the agent waits for the answer, longer for capture, which the agent runs asynchronously, so that a
+ * burst of parallel tool calls on a busy machine queues up instead of losing events.
+ */
+const WAIT_MS = { answered: 500, captured: 3000 };
+const ANSWERED = new Set(["PreToolUse", "SessionStart", "UserPromptSubmit"]);
 
 /** The agent events the hook knows; anything else is a no-op that touches nothing. */
 const KNOWN_EVENTS = new Set([
@@ -79,6 +87,7 @@ function describe(error: unknown): string {
 }
 
 async function openAccess(
+  event: string,
   dir: string | undefined,
   deps: HookDeps,
   notes: (string | undefined)[],
@@ -86,10 +95,10 @@ async function openAccess(
   if (dir === undefined) return { unavailable: "no state directory (set DOCSEARCH_HOME)" };
   try {
     return {
-      state: await deps.openState(
-        dir,
-        (movedTo) => notes.push(`state database was corrupt, moved to ${movedTo}`),
-      ),
+      state: await deps.openState(dir, {
+        onCorrupt: (movedTo) => notes.push(`state database was corrupt, moved to ${movedTo}`),
+        busyTimeoutMs: ANSWERED.has(event) ? WAIT_MS.answered : WAIT_MS.captured,
+      }),
     };
   } catch (error) {
     return { unavailable: describe(error) };
@@ -111,7 +120,7 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
   const config = await loadConfig(location, dir, deps.os, now);
   const notes = [configNote(config)];
   const redactor = createRedactor(config.capture.redactPatterns, config.capture.excludeFiles);
-  const access = await openAccess(dir, deps, notes);
+  const access = await openAccess(name, dir, deps, notes);
   const decide = (using: StateAccess) =>
     request && decideRedirect(request, event.sessionId, config, using, now, redactor.redact);
 
@@ -141,11 +150,7 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
     );
   }
   // Paths and messages can carry control characters (a NUL in a cwd); stderr gets one clean line.
-  const note = notes.filter(Boolean).join("; ").replace(
-    // deno-lint-ignore no-control-regex -- control characters are what is being escaped
-    /[\u0000-\u001f\u007f]/g,
-    (c) => JSON.stringify(c).slice(1, -1),
-  );
+  const note = escapeControl(notes.filter(Boolean).join("; "));
   return {
     stdout: decision?.action === "deny" ? decision.output : undefined,
     stderr: note ? `docsearch-hook: ${note}` : undefined,

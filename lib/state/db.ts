@@ -7,8 +7,14 @@ import { join, type OS } from "../paths.ts";
 import { ensurePrivateDir } from "./dir.ts";
 
 export const DB_FILE = "docsearch.db";
-/** How long a write waits for another process's lock before the hook gives up and decides without state. */
-export const BUSY_TIMEOUT_MS = 500;
+/** How long a statement waits for another process's lock; the hook sets its own, shorter bounds. */
+export const BUSY_TIMEOUT_MS = 5000;
+
+export interface OpenOptions {
+  /** Hears where a corrupted database was moved before a fresh one replaced it. */
+  onCorrupt?: (movedTo: string) => void;
+  busyTimeoutMs?: number;
+}
 
 /** Migration N takes the schema from version N to N+1; append only, never edit a released one. */
 const MIGRATIONS: readonly string[] = [
@@ -168,29 +174,25 @@ function statOrCreate(dir: string, file: string): number | null {
 
 /**
  * Opens (creating 0700 dir / 0600 file when missing) and migrates the state database. A corrupted file is
- * moved aside and replaced by a fresh one (`onCorrupt` hears where it went). Throws when it cannot open.
+ * moved aside and replaced by a fresh one. Throws when it cannot open.
  */
-export function openStateDb(
-  dir: string,
-  os: OS = Deno.build.os,
-  onCorrupt: (movedTo: string) => void = () => {},
-): DatabaseSync {
+export function openStateDb(dir: string, os: OS = Deno.build.os, options: OpenOptions = {}): DatabaseSync {
   const file = stateDbPath(dir, os);
   const found = statOrCreate(dir, file);
   try {
-    return openFile(file);
+    return openFile(file, options.busyTimeoutMs);
   } catch (error) {
     if (!isCorruption(error)) throw error;
     // Another hook process may have replaced the file already; its fresh database must not be moved too.
     const current = inode(file);
-    if (current !== undefined && (found === null || current === found)) onCorrupt(moveAside(file));
+    if (current !== undefined && (found === null || current === found)) options.onCorrupt?.(moveAside(file));
     statOrCreate(dir, file);
-    return openFile(file);
+    return openFile(file, options.busyTimeoutMs);
   }
 }
 
-function openFile(file: string): DatabaseSync {
-  const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
+function openFile(file: string, busyTimeoutMs = BUSY_TIMEOUT_MS): DatabaseSync {
+  const db = new DatabaseSync(file, { timeout: busyTimeoutMs });
   try {
     // WAL needs no fsync per commit to stay consistent; it could lose the last denial on power loss.
     db.exec("PRAGMA synchronous = NORMAL");
@@ -200,4 +202,13 @@ function openFile(file: string): DatabaseSync {
     throw error;
   }
   return db;
+}
+
+/**
+ * For the interactive commands, which must not create anything: the state database if there is one (migrated
+ * to the current schema, which keeps all data), else undefined. A corrupted file is left where it is.
+ */
+export function openExistingStateDb(dir: string, os: OS = Deno.build.os): DatabaseSync | undefined {
+  const file = stateDbPath(dir, os);
+  return inode(file) === undefined ? undefined : openFile(file);
 }

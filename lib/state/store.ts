@@ -5,7 +5,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Observation } from "../capture/observe.ts";
 import type { OS } from "../paths.ts";
-import { openStateDb } from "./db.ts";
+import { type OpenOptions, openStateDb } from "./db.ts";
 import { sessionKey } from "./session_key.ts";
 
 export interface DenialRecord {
@@ -68,12 +68,8 @@ const MAX_REQUEST_CHARS = 2000;
 export const HOOK_PRUNE_BATCH = 5000;
 
 /** The hook's one dynamic import for state: opening the database and the store come together. */
-export function openStateStore(
-  dir: string,
-  os: OS = Deno.build.os,
-  onCorrupt?: (to: string) => void,
-): StateStore {
-  return new StateStore(openStateDb(dir, os, onCorrupt));
+export function openStateStore(dir: string, os: OS = Deno.build.os, options: OpenOptions = {}): StateStore {
+  return new StateStore(openStateDb(dir, os, options));
 }
 
 /** A suggested tool may be named in full (`mcp__leann__leann_search`) or, seed-style, bare (`leann_search`). */

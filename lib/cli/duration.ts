@@ -1,0 +1,12 @@
+/** Durations on the command line: `30d`, `12h`, `2w`, `90m`, `45s`. */
+import { UsageError } from "./errors.ts";
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+export function parseDuration(text: string, option: string): number {
+  const parsed = /^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$/i.exec(text);
+  if (parsed === null || Number(parsed[1]) <= 0) {
+    throw new UsageError(`--${option} ${JSON.stringify(text)} is not a duration; use e.g. 30d, 12h, 2w, 90m`);
+  }
+  return Number(parsed[1]) * UNIT_MS[parsed[2].toLowerCase()];
+}

@@ -1,0 +1,50 @@
+/** `docsearch-hook log`: the latest observations, one readable line each (or JSON). */
+import { UsageError } from "../cli/errors.ts";
+import { escapeControl, print, printError } from "../cli/io.ts";
+import { latestObservations, type ObservationRow } from "../state/report.ts";
+import { noStateYet, openStateForCommand } from "./open_state.ts";
+
+export interface LogArgs {
+  values: { session?: string; limit?: string; json?: boolean };
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** Local time, as people read their own log. */
+export function localTime(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${
+    pad(d.getMinutes())
+  }:${pad(d.getSeconds())}`;
+}
+
+/** One line per observation; the summary's lines joined, control characters shown escaped. */
+export function formatRow(row: ObservationRow): string {
+  const summary = escapeControl(row.summary.replace(/\n/g, " ⏎ "));
+  const what = [row.event, row.tool, row.outcome].filter(Boolean).join(" ");
+  const took = row.durationMs === null ? "" : ` (${row.durationMs} ms)`;
+  return `${localTime(row.at)}  ${row.session.slice(0, 8).padEnd(8)}  ${what}${took}  ${summary}`;
+}
+
+export function parseLimit(text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new UsageError(`--limit ${JSON.stringify(text)} is not a whole number ≥ 1`);
+  }
+  return n;
+}
+
+export function run({ values }: LogArgs): number {
+  const limit = parseLimit(values.limit, 20);
+  const { db, file } = openStateForCommand();
+  const rows = db === undefined ? [] : latestObservations(db, limit, values.session);
+  if (values.json) print(JSON.stringify(rows, null, 2));
+  else if (db === undefined) printError(noStateYet(file));
+  else if (rows.length === 0) {
+    printError(
+      values.session === undefined ? "no observations yet" : `no observations for session ${values.session}`,
+    );
+  } else rows.forEach((row) => print(formatRow(row)));
+  return 0;
+}

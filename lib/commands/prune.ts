@@ -1,0 +1,33 @@
+/** `docsearch-hook prune`: deletes captured data past the retention (config, or --older-than). */
+import { print, printError } from "../cli/io.ts";
+import { parseDuration } from "../cli/duration.ts";
+import { configLocation, readLayer } from "../config/layers.ts";
+import { resolveConfig } from "../config/resolve.ts";
+import { processEnv } from "../paths.ts";
+import { StateStore } from "../state/store.ts";
+import { noStateYet, openStateForCommand } from "./open_state.ts";
+
+export interface PruneArgs {
+  values: { "older-than"?: string; config?: string };
+}
+
+export function run({ values }: PruneArgs): number {
+  let window = values["older-than"];
+  if (window === undefined) {
+    const location = configLocation(values.config, processEnv, Deno.build.os, Deno.cwd());
+    window = `${resolveConfig(location.paths.map(readLayer), location.explicit).capture.retentionDays}d`;
+  }
+  const before = Date.now() - parseDuration(window, "older-than");
+  const { db, file } = openStateForCommand();
+  if (db === undefined) {
+    printError(noStateYet(file));
+    return 0;
+  }
+  const counts = new StateStore(db).prune(before);
+  print(
+    `Deleted what is older than ${window} (before ${new Date(before).toISOString()}): ` +
+      `${counts.observations} observations, ${counts.redirects} redirects, ${counts.hookRuns} hook runs, ` +
+      `${counts.denials} escape-hatch records, ${counts.sessions} sessions.`,
+  );
+  return 0;
+}
