@@ -129,7 +129,7 @@ Deno.test("replay: a realistic session leaves the expected rows, correct stats a
   assertEquals(log.code, 0);
   const lines = log.stdout.trimEnd().split("\n");
   assertEquals(lines.length, 3);
-  match(lines[2], /replay-5  SessionEnd  reason=prompt_input_exit$/);
+  ok(lines[2].endsWith("replay-5  SessionEnd  reason=prompt_input_exit"), lines[2]);
 });
 
 Deno.test("the same tool_use_id arriving twice is stored once", async () => {
