@@ -83,12 +83,17 @@ export async function runScript(script: string, args: string[], options: RunOpti
     stderr: "piped",
   }).spawn();
   const writer = child.stdin.getWriter();
-  if (options.stdin !== undefined) {
-    await writer.write(
-      typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin,
-    );
+  try {
+    if (options.stdin !== undefined) {
+      await writer.write(
+        typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin,
+      );
+    }
+    await writer.close();
+  } catch (error) {
+    // A program may exit without reading its stdin (the kill switch, an empty program): not a failure.
+    if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
   }
-  await writer.close();
   const out = await child.output();
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };

@@ -2,6 +2,8 @@
  * Whole-process hook latency, measured the way the agent pays it: spawn, write the event to stdin, wait
  * for exit. Every case runs interleaved with an empty Deno program in a shuffled order per round, so
  * machine noise hits all of them alike; the verdict is each case's median as a ratio of the baseline's.
+ * Then the same cases on a database holding 100k observations (latency must stay flat), and bursts of
+ * 64 hook processes started at once, against bursts of 64 empty programs (no event may be lost).
  *
  *   deno task bench [--rounds N] [--json]
  */
@@ -30,7 +32,39 @@ await Deno.writeTextFile(
 
 let sessions = 0;
 const freshSession = () => `bench-${sessions++}`;
+let toolUses = 0;
+const freshToolUse = () => `toolu_bench_${toolUses++}`;
 const store = new StateStore(openStateDb(box.state));
+
+/** A second state directory whose database already holds 100k observations. */
+const LARGE = 100_000;
+const largeState = `${box.home}/large-state`;
+const largeEnv = { ...box.env, DOCSEARCH_HOME: largeState };
+fillDatabase(new StateStore(openStateDb(largeState)), LARGE);
+
+function fillDatabase(target: StateStore, observations: number): void {
+  const day = 86_400_000;
+  target.write(() => {
+    const insert = target.db.prepare(
+      `INSERT INTO observations (session, at, event, tool, tool_use_id, summary, outcome)
+       VALUES (?, ?, 'PostToolUse', 'Bash', ?, ?, 'ok')`,
+    );
+    const now = Date.now();
+    for (let i = 0; i < 1000; i++) {
+      target.db.prepare(
+        "INSERT INTO sessions (session_key, cwd, agent, first_seen, last_seen) VALUES (?, '/w', 'claude-code', ?, ?)",
+      ).run(`old-${i}`, now - 20 * day, now - day);
+    }
+    for (let i = 0; i < observations; i++) {
+      insert.run(
+        1 + (i % 1000),
+        now - 20 * day + i * 1000,
+        `toolu_old_${i}`,
+        `$ make test\n[exit 0]\nok ${i}`,
+      );
+    }
+  });
+}
 
 interface Case {
   name: string;
@@ -39,6 +73,7 @@ interface Case {
   prepare: () => string;
   /** What stdout must look like, so that a broken hook cannot look fast. */
   expect: "deny" | "empty" | "any";
+  env?: Record<string, string>;
 }
 
 const webSearch = (query: string, session: string) =>
@@ -90,12 +125,64 @@ const cases: Case[] = [
     prepare: () => event("PreToolUse.WebFetch.json", { session_id: freshSession() }),
     expect: "deny",
   },
+  {
+    name: "PostToolUse Write (capture)",
+    script: "main.ts",
+    prepare: () => writeEvent(),
+    expect: "empty",
+  },
+  {
+    name: "PostToolUse Bash (capture)",
+    script: "main.ts",
+    prepare: () => bashEvent(),
+    expect: "empty",
+  },
+  {
+    name: `WebSearch, matching (deny), ${LARGE / 1000}k observations`,
+    script: "main.ts",
+    prepare: () => webSearch("how to configure gitlab ci runners", freshSession()),
+    expect: "deny",
+    env: largeEnv,
+  },
+  {
+    name: `PostToolUse Bash (capture), ${LARGE / 1000}k observations`,
+    script: "main.ts",
+    prepare: () => bashEvent(),
+    expect: "empty",
+    env: largeEnv,
+  },
 ];
+
+function writeEvent(): string {
+  return event("PostToolUse.Write.json", {
+    session_id: "bench-capture",
+    tool_use_id: freshToolUse(),
+    tool_input: { file_path: "/w/src/app.ts", content: 'export const greeting = "hello";\n'.repeat(40) },
+  });
+}
+
+function bashEvent(): string {
+  return event("PostToolUse.Write.json", {
+    session_id: "bench-capture",
+    tool_name: "Bash",
+    tool_use_id: freshToolUse(),
+    tool_input: { command: "git log --oneline -5", description: "recent commits" },
+    tool_response: {
+      stdout: "7215fdd Compute the stored session key\n9198c8d Tests: the hook core\n",
+      stderr: "",
+      interrupted: false,
+      isImage: false,
+    },
+  });
+}
 
 async function runOnce(c: Case): Promise<{ ms: number; ok: boolean }> {
   const stdin = c.prepare();
   const start = performance.now();
-  const out = await runScript(c.script, c.script === "main.ts" ? ["hook"] : [], { env: box.env, stdin });
+  const out = await runScript(c.script, c.script === "main.ts" ? ["hook"] : [], {
+    env: c.env ?? box.env,
+    stdin,
+  });
   const ms = performance.now() - start;
   const ok = out.code === 0 && out.stderr === "" &&
     (c.expect === "any" ||
@@ -144,8 +231,59 @@ const rows = cases.map((c) => {
 });
 const overBudget = rows.slice(1).filter((r) => r.ratio > BUDGET);
 
+/**
+ * 64 processes at once: 64 capture events into one database, against 64 empty programs started the same
+ * way, so the verdict is about the hook and not the machine's two cores. SPEC §6: no event lost, none over
+ * the budget by more than 2x.
+ */
+const BURST = 64;
+const BURST_ROUNDS = 3;
+const burstTimes = { hook: [] as number[], empty: [] as number[] };
+let lost = 0;
+for (let round = 0; round < BURST_ROUNDS; round++) {
+  for (const kind of shuffle(["hook", "empty"] as const)) {
+    const ids = Array.from({ length: BURST }, freshToolUse);
+    const times = await Promise.all(ids.map(async (id) => {
+      const stdin = kind === "hook"
+        ? event("PostToolUse.Write.json", { session_id: "burst", tool_use_id: id })
+        : "{}";
+      const start = performance.now();
+      const out = await runScript(
+        kind === "hook" ? "main.ts" : "tests/bench/empty.ts",
+        kind === "hook" ? ["hook"] : [],
+        {
+          env: box.env,
+          stdin,
+        },
+      );
+      if (out.code !== 0 || out.stderr !== "") failures.push(`burst ${kind}`);
+      return performance.now() - start;
+    }));
+    burstTimes[kind].push(...times);
+    if (kind === "hook") {
+      const stored = store.db.prepare(
+        `SELECT count(*) AS n FROM observations WHERE tool_use_id IN (${ids.map(() => "?").join(",")})`,
+      ).get(...ids) as { n: number };
+      lost += BURST - stored.n;
+    }
+  }
+}
+const burstHook = burstTimes.hook.toSorted((a, b) => a - b);
+const burstEmpty = burstTimes.empty.toSorted((a, b) => a - b);
+const burst = {
+  processes: BURST,
+  rounds: BURST_ROUNDS,
+  lost,
+  hookP50: quantile(burstHook, 0.5),
+  hookP95: quantile(burstHook, 0.95),
+  emptyP50: quantile(burstEmpty, 0.5),
+  emptyP95: quantile(burstEmpty, 0.95),
+  p95Ratio: quantile(burstHook, 0.95) / quantile(burstEmpty, 0.95),
+};
+const burstOk = lost === 0 && burst.p95Ratio <= 2 * BUDGET;
+
 if (values.json) {
-  console.log(JSON.stringify({ rounds, budget: BUDGET, rows, failures }, null, 2));
+  console.log(JSON.stringify({ rounds, budget: BUDGET, rows, burst, failures }, null, 2));
 } else {
   console.log(
     `hook latency, ${rounds} interleaved rounds, deno ${Deno.version.deno} (${Deno.build.target})\n`,
@@ -164,8 +302,17 @@ if (values.json) {
       overBudget.length === 0 ? "met" : `EXCEEDED by ${overBudget.map((r) => r.case).join(", ")}`
     }`,
   );
+  console.log(
+    `\n${BURST} hook processes at once (${BURST_ROUNDS} bursts), against ${BURST} empty programs at once:\n` +
+      `  lost events: ${lost}\n` +
+      `  hook  p50 ${burst.hookP50.toFixed(0)} ms, p95 ${burst.hookP95.toFixed(0)} ms\n` +
+      `  empty p50 ${burst.emptyP50.toFixed(0)} ms, p95 ${burst.emptyP95.toFixed(0)} ms\n` +
+      `  p95 ratio ${burst.p95Ratio.toFixed(2)}x (limit ${2 * BUDGET}x: the budget, by no more than 2x): ${
+        burstOk ? "met" : "EXCEEDED"
+      }`,
+  );
   if (failures.length) {
     console.log(`wrong output in ${failures.length} runs: ${[...new Set(failures)].join(", ")}`);
   }
 }
-Deno.exit(overBudget.length === 0 && failures.length === 0 ? 0 : 1);
+Deno.exit(overBudget.length === 0 && failures.length === 0 && burstOk ? 0 : 1);
