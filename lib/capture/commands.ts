@@ -2,66 +2,91 @@
 
 export type CommandKind = "own" | "test" | "build" | "install" | "other";
 
+const anchored = (alternatives: readonly string[]) => new RegExp(`^(?:${alternatives.join("|")})`);
+
+/**
+ * Matched against one command of the line, its program first (see `commandsOf`): a word elsewhere, such as
+ * `npm install` in a commit message or `docsearch-hook` in a directory name, says nothing about what ran.
+ */
 const KINDS: readonly [Exclude<CommandKind, "other">, RegExp][] = [
-  ["own", /(?:^|[\s/;&|(])docsearch-hook(?:\.exe)?\b/],
+  // The release binaries are named docsearch-hook-<target>[.exe].
+  ["own", /^docsearch-hook[\w.-]*(?:\s|$)/],
   [
     "test",
-    new RegExp(
-      [
-        String.raw`\b(?:pytest|py\.test|tox|nox|jest|vitest|mocha|phpunit|rspec|ctest)\b`,
-        String.raw`\b(?:python3?|uv\s+run|poetry\s+run)\s+-m\s+(?:pytest|unittest)\b`,
-        String.raw`\b(?:deno|bun|dotnet|mix|swift)\s+test\b`,
-        String.raw`\bdeno\s+task\s+(?:test|check)\b`,
-        String.raw`\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test\b`,
-        String.raw`\bcargo\s+(?:test|nextest)\b`,
-        String.raw`\bgo\s+test\b`,
-        String.raw`\bmake\s+(?:test|check)\b`,
-        String.raw`\b(?:mvn|mvnw|gradle|gradlew)\b[^|;&]*\b(?:test|verify|check)\b`,
-        String.raw`\brake\s+(?:test|spec)\b`,
-      ].join("|"),
-    ),
+    anchored([
+      String.raw`(?:pytest|py\.test|tox|nox|jest|vitest|mocha|phpunit|rspec|ctest)(?:\s|$)`,
+      String.raw`python[\d.]*\s+-m\s+(?:pytest|unittest)\b`,
+      String.raw`(?:deno|bun|dotnet|mix|swift|go)\s+test\b`,
+      String.raw`deno\s+task\s+(?:test|check)\b`,
+      String.raw`(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test\b`,
+      String.raw`cargo\s+(?:test|nextest)\b`,
+      String.raw`make\s+(?:test|check)\b`,
+      String.raw`(?:mvnw?|gradlew?)\s.*\b(?:test|verify|check)\b`,
+      String.raw`rake\s+(?:test|spec)\b`,
+    ]),
   ],
   [
     "build",
-    new RegExp(
-      [
-        String.raw`\b(?:cargo|go|dotnet|swift|zig)\s+build\b`,
-        String.raw`\b(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build\b`,
-        String.raw`\bdeno\s+(?:compile|task\s+(?:build|compile))\b`,
-        String.raw`(?:^|[\s;&|(])make\b`,
-        String.raw`\b(?:tsc|webpack|esbuild|rollup)\b`,
-        String.raw`\bvite\s+build\b`,
-        String.raw`\bcmake\s+--build\b`,
-        String.raw`\b(?:mvn|mvnw|gradle|gradlew)\b[^|;&]*\b(?:package|build|compile|assemble)\b`,
-      ].join("|"),
-    ),
+    anchored([
+      String.raw`(?:cargo|go|dotnet|swift|zig)\s+build\b`,
+      String.raw`(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build\b`,
+      String.raw`deno\s+(?:compile|task\s+(?:build|compile))\b`,
+      String.raw`(?:make|tsc|webpack|esbuild|rollup)(?:\s|$)`,
+      String.raw`vite\s+build\b`,
+      String.raw`cmake\s+--build\b`,
+      String.raw`(?:mvnw?|gradlew?)\s.*\b(?:package|build|compile|assemble)\b`,
+    ]),
   ],
   [
     "install",
-    new RegExp(
-      [
-        String.raw`\b(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci)\b`,
-        String.raw`\bpip3?\s+install\b`,
-        String.raw`\buv\s+(?:pip\s+install|add|sync)\b`,
-        String.raw`\bpoetry\s+(?:install|add)\b`,
-        String.raw`\b(?:apt-get|apt|brew|dnf|yum|apk)\s+(?:install|update|upgrade|add)\b`,
-        String.raw`\bcargo\s+(?:add|install|fetch)\b`,
-        String.raw`\bgo\s+(?:get|mod\s+(?:download|tidy))\b`,
-        String.raw`\bdeno\s+(?:add|install|cache)\b`,
-        String.raw`\b(?:gem|bundle)\s+install\b`,
-        String.raw`\bcomposer\s+(?:install|require)\b`,
-      ].join("|"),
-    ),
+    anchored([
+      String.raw`(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci)\b`,
+      String.raw`(?:pip[\d.]*|python[\d.]*\s+-m\s+pip)\s+install\b`,
+      String.raw`uv\s+(?:pip\s+install|add|sync)\b`,
+      String.raw`poetry\s+(?:install|add)\b`,
+      String.raw`(?:apt-get|apt|brew|dnf|yum|apk)(?:\s+-\S+)*\s+(?:install|update|upgrade|add)\b`,
+      String.raw`cargo\s+(?:add|install|fetch)\b`,
+      String.raw`go\s+(?:get|install|mod\s+(?:download|tidy))\b`,
+      String.raw`deno\s+(?:add|install|cache)\b`,
+      String.raw`(?:gem|bundle)\s+install\b`,
+      String.raw`composer\s+(?:install|require)\b`,
+    ]),
   ],
 ];
 
-export function commandKind(command: string): CommandKind {
-  return KINDS.find(([, pattern]) => pattern.test(command))?.[0] ?? "other";
+/** A quoted string; after `-c` (`bash -c '…'`) it is a command line of its own, elsewhere only an argument. */
+const QUOTED = /(\s-c\s+)?(["'])((?:\\.|(?!\2)[^\\])*)\2/g;
+const SEPARATOR = /[;&|(){}`\n]/;
+/** What runs another command: variable assignments, sudo, npx, `uv run` … */
+const WRAPPER =
+  /^(?:\w+=\S*|(?:sudo|env|time|nice|nohup|exec|command|npx|bunx|pnpx|uvx)(?:\s+-\S+)*|timeout\s+\S+|(?:uv|poetry|pipenv|hatch|pdm)\s+run|(?:pnpm|yarn)\s+(?:exec|dlx)|bundle\s+exec)\s+/;
+
+/** The commands of a shell line, each starting with its program's base name (`./gradlew test` → `gradlew test`). */
+function commandsOf(line: string): string[] {
+  const unquoted = line.replace(QUOTED, (_quoted, dashC, _mark, body) => dashC ? `;${body};` : " ''");
+  return unquoted.split(SEPARATOR).map((part) => {
+    let command = part.trim();
+    for (let wrapper = WRAPPER.exec(command); wrapper; wrapper = WRAPPER.exec(command)) {
+      command = command.slice(wrapper[0].length);
+    }
+    return command.replace(/^\S*\//, "");
+  });
 }
 
-/** Output lines that carry no information: progress, downloads, package-manager notices. */
+/** A command's kind shows in its first lines; a 10 MB heredoc is not read to the end for it. */
+const CLASSIFIED_CHARS = 8192;
+
+export function commandKind(command: string): CommandKind {
+  const commands = commandsOf(command.slice(0, CLASSIFIED_CHARS));
+  return KINDS.find(([, pattern]) => commands.some((one) => pattern.test(one)))?.[0] ?? "other";
+}
+
+/**
+ * Output lines that carry no information: progress, downloads, package-manager notices. A status word must
+ * stand alone (`Downloading foo`, `Done.`): `download.py` or `Downloads` in a listing is real output.
+ */
 const CHATTER_LINE =
-  /^\s*(?:npm (?:warn|notice)\b|added \d+ packages?|removed \d+ packages?|changed \d+ packages?|up to date\b|audited \d+|found 0 vulnerabilities|\d+ packages? (?:are|is) looking for funding|run `npm fund`|(?:downloading|downloaded|download|fetching|resolving|resolved|installing|installed|collecting|compiling|building|checking|finished|progress|unpacking|preparing|setting up|selecting|reading|requirement already satisfied|successfully (?:installed|built|compiled)|webpack compiled|done\b|ok\b|success\b)|[\s#=>.\-|/\\*]*\d{1,3}(?:\.\d+)?\s*%)/i;
+  /^\s*(?:npm (?:warn|notice)\b|added \d+ packages?|removed \d+ packages?|changed \d+ packages?|up to date\b|audited \d+|found 0 vulnerabilities|\d+ packages? (?:are|is) looking for funding|run `npm fund`|(?:downloading|downloaded|download|fetching|resolving|resolved|installing|installed|collecting|compiling|building|checking|finished|progress|unpacking|preparing|setting up|selecting|reading|requirement already satisfied|successfully (?:installed|built|compiled)|webpack compiled|done|ok|success)(?=[\s:!,]|\.(?!\w)|$)|[\s#=>.\-|/\\*[\]]*\d{1,3}(?:\.\d+)?\s*%)/i;
 
 /** True when the output says nothing: empty, a bare OK/Done, or only progress and install chatter. */
 export function isNoiseOutput(output: string): boolean {

@@ -22,8 +22,16 @@ const LOOKAHEAD = 512;
  * an unrecognised long token survives, and the clip never splits a surrogate pair.
  */
 export function excerpt(text: string, limit: number, redactor: Redactor): string {
-  const window = text.length > limit + LOOKAHEAD ? text.slice(0, limit + LOOKAHEAD) : text;
-  const clean = redactor.redact(window).trim();
+  const source = text.trimStart();
+  // Redaction shortens the window, which would pull a secret cut off at the window's end (and so not
+  // recognised) into the part kept: the window grows until, redacted, it still reaches past the lookahead.
+  let size = limit + LOOKAHEAD;
+  let redacted = redactor.redact(source.slice(0, size));
+  while (size < source.length && redacted.length < limit + LOOKAHEAD) {
+    size *= 2;
+    redacted = redactor.redact(source.slice(0, size));
+  }
+  const clean = redacted.trimEnd();
   if (clean.length <= limit) return clean;
   let cut = clean.slice(0, limit);
   const lastSpace = Math.max(cut.lastIndexOf(" "), cut.lastIndexOf("\n"));

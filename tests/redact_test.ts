@@ -1,0 +1,813 @@
+/**
+ * The privacy filter (SPEC §4) on a corpus of realistic text: what agents' tools print and write. Every secret
+ * here is fake (made-up bodies, often spelled with EXAMPLE or FAKE); the shapes are the providers' own.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { createRedactor } from "../lib/capture/redact.ts";
+
+const { redact, isSecretFile } = createRedactor([], []);
+
+/** [what, input, exact expected output] */
+type Case = readonly [string, string, string];
+
+function checkAll(cases: readonly Case[]) {
+  for (const [what, input, expected] of cases) {
+    assertEquals(redact(input), expected, what);
+    assertEquals(redact(expected), expected, `${what}: redacting again changes nothing`);
+  }
+}
+
+const JWT = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" +
+  ".eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ" +
+  ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+const ANTHROPIC = "sk-ant-api03-FAKEexampleKey0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN-EXAMPLEAA";
+const OPENAI_PROJECT = "sk-proj-FAKEexample0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH_ijklmnopEXAMPLE";
+const OPENAI_LEGACY = "sk-FAKEexample0123456789abcdefghijklmnopqrstuvwxEXAM";
+const GITHUB_CLASSIC = "ghp_FAKEexample0123456789abcdefghijEXAMPL";
+const GITHUB_FINE = "github_pat_11FAKEEXA0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123";
+const AWS_ID = "AKIAIOSFODNN7EXAMPLE";
+const AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+const SLACK_BOT = "xoxb-1234567890-1234567890123-FAKEexampleTokenAbCdEfGh";
+const SLACK_HOOK = "https://hooks.slack.com/services/T00000000/B00000000/FAKEexampleXXXXXXXXXXXXX";
+const STRIPE_LIVE = "sk_live_51FAKEexample0123456789abcdefghijklmnopqrstuvwxyzEXAMPLE";
+const STRIPE_RESTRICTED = "rk_live_51FAKEexample0123456789abcdefghijklmnopEXAMPLE";
+const STRIPE_WEBHOOK = "whsec_FAKEexample0123456789abcdefghijkl";
+const GOOGLE_API = "AIzaSyFAKEexample0123456789abcdefghijkl";
+const GOOGLE_CLIENT_SECRET = "GOCSPX-FAKEexample0123456789abcd";
+const GOOGLE_ACCESS = "ya29.a0FAKEexample0123456789abcdefghijklmnopqrstuvwxyz";
+const GITLAB = "glpat-FAKEexample0123456789";
+const NPM = "npm_FAKEexample0123456789abcdefghijklmno";
+
+Deno.test("provider keys are redacted wherever they appear", () => {
+  checkAll([
+    [
+      "Anthropic key exported in a shell",
+      `export ANTHROPIC_API_KEY=${ANTHROPIC}`,
+      "export ANTHROPIC_API_KEY=[REDACTED:anthropic_key]",
+    ],
+    [
+      "OpenAI project key in a Python client",
+      `client = OpenAI(api_key="${OPENAI_PROJECT}")`,
+      `client = OpenAI(api_key="[REDACTED:openai_key]")`,
+    ],
+    [
+      "OpenAI legacy key in an error message",
+      `openai.AuthenticationError: Incorrect API key provided: ${OPENAI_LEGACY}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+      "openai.AuthenticationError: Incorrect API key provided: [REDACTED:openai_key]. You can find your API key at https://platform.openai.com/account/api-keys.",
+    ],
+    [
+      "GitHub classic token in a git remote",
+      `origin\thttps://${GITHUB_CLASSIC}@github.com/acme/widgets.git (fetch)`,
+      "origin\thttps://[REDACTED:github_token]@github.com/acme/widgets.git (fetch)",
+    ],
+    [
+      "GitHub fine-grained token in gh output",
+      `  - Token: ${GITHUB_FINE}`,
+      "  - Token: [REDACTED:github_token]",
+    ],
+    [
+      "AWS access key id and secret in ~/.aws/credentials text",
+      `[default]\naws_access_key_id = ${AWS_ID}\naws_secret_access_key = ${AWS_SECRET}\nregion = eu-west-1`,
+      "[default]\naws_access_key_id = [REDACTED:aws_key]\naws_secret_access_key = [REDACTED:secret]\nregion = eu-west-1",
+    ],
+    [
+      "AWS keys from `aws sts` JSON",
+      `{\n  "AccessKeyId": "${AWS_ID}",\n  "SecretAccessKey": "${AWS_SECRET}",\n  "Expiration": "2025-01-01T00:00:00Z"\n}`,
+      '{\n  "AccessKeyId": "[REDACTED:aws_key]",\n  "SecretAccessKey": "[REDACTED:secret]",\n  "Expiration": "2025-01-01T00:00:00Z"\n}',
+    ],
+    [
+      "Slack bot token in a curl command",
+      `curl -X POST -d "token=${SLACK_BOT}&channel=C024BE91L" https://slack.com/api/chat.postMessage`,
+      'curl -X POST -d "token=[REDACTED:slack_token]&channel=C024BE91L" https://slack.com/api/chat.postMessage',
+    ],
+    [
+      "Slack webhook URL in JavaScript",
+      `const webhook = "${SLACK_HOOK}";`,
+      'const webhook = "[REDACTED:slack_token]";',
+    ],
+    [
+      "Stripe live, restricted and webhook keys in a .env text",
+      `STRIPE_KEY=${STRIPE_LIVE}\nSTRIPE_RESTRICTED=${STRIPE_RESTRICTED}\nSTRIPE_WEBHOOK_SIGNING=${STRIPE_WEBHOOK}`,
+      "STRIPE_KEY=[REDACTED:stripe_key]\nSTRIPE_RESTRICTED=[REDACTED:stripe_key]\nSTRIPE_WEBHOOK_SIGNING=[REDACTED:stripe_key]",
+    ],
+    [
+      "Stripe key in a Ruby initializer",
+      `Stripe.api_key = '${STRIPE_LIVE}'`,
+      "Stripe.api_key = '[REDACTED:stripe_key]'",
+    ],
+    [
+      "Google API key in a Maps URL",
+      `<script src="https://maps.googleapis.com/maps/api/js?key=${GOOGLE_API}&callback=initMap"></script>`,
+      '<script src="https://maps.googleapis.com/maps/api/js?key=[REDACTED:google_key]&callback=initMap"></script>',
+    ],
+    [
+      "Google OAuth client secret and access token in JSON",
+      `{"client_id":"1234567890-abc.apps.googleusercontent.com","client_secret":"${GOOGLE_CLIENT_SECRET}","access_token":"${GOOGLE_ACCESS}"}`,
+      '{"client_id":"1234567890-abc.apps.googleusercontent.com","client_secret":"[REDACTED:google_key]","access_token":"[REDACTED:google_key]"}',
+    ],
+    [
+      "GitLab token in a clone URL",
+      `git clone https://oauth2:${GITLAB}@gitlab.example.com/group/project.git`,
+      "git clone https://oauth2:[REDACTED:gitlab_token]@gitlab.example.com/group/project.git",
+    ],
+    [
+      "GitLab token in a PRIVATE-TOKEN header",
+      `curl --header "PRIVATE-TOKEN: ${GITLAB}" https://gitlab.example.com/api/v4/projects`,
+      'curl --header "PRIVATE-TOKEN: [REDACTED:gitlab_token]" https://gitlab.example.com/api/v4/projects',
+    ],
+    [
+      "npm token in .npmrc text",
+      `//registry.npmjs.org/:_authToken=${NPM}`,
+      "//registry.npmjs.org/:_authToken=[REDACTED:npm_token]",
+    ],
+  ]);
+});
+
+Deno.test("authorization headers, bearer tokens and JWTs are redacted", () => {
+  checkAll([
+    [
+      "curl with a bearer token",
+      "curl -s -H 'Authorization: Bearer FAKEb3ar3rT0kenEXAMPLE123' https://api.example.com/v1/me",
+      "curl -s -H 'Authorization: Bearer [REDACTED:bearer_token]' https://api.example.com/v1/me",
+    ],
+    [
+      "HTTP request dump with Basic auth",
+      "GET /api/v1/status HTTP/1.1\nHost: internal.example.com\nAuthorization: Basic YWRtaW46RkFLRXBhc3N3b3JkMTIz\nAccept: */*",
+      "GET /api/v1/status HTTP/1.1\nHost: internal.example.com\nAuthorization: Basic [REDACTED:bearer_token]\nAccept: */*",
+    ],
+    [
+      "Django REST framework token header",
+      "Authorization: Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b",
+      "Authorization: Token [REDACTED:bearer_token]",
+    ],
+    [
+      "API key header in a curl command",
+      "curl -H 'X-API-Key: 4f9d2c1e8b7a6f5e4d3c2b1a0f9e8d7c' https://api.example.com/v2/items",
+      "curl -H 'X-API-Key: [REDACTED:secret]' https://api.example.com/v2/items",
+    ],
+    [
+      "a header whose token has no digits",
+      "X-Auth-Token: FAKEexampleTokenWithoutAnyDigits",
+      "X-Auth-Token: [REDACTED:secret]",
+    ],
+    [
+      "a JWT in a log line",
+      `2025-03-02T10:15:00Z INFO issued session jwt ${JWT} for user 42`,
+      "2025-03-02T10:15:00Z INFO issued session jwt [REDACTED:jwt] for user 42",
+    ],
+    [
+      "a JWT in a JSON response",
+      `{"access_token":"${JWT}","token_type":"Bearer","expires_in":3600}`,
+      '{"access_token":"[REDACTED:jwt]","token_type":"Bearer","expires_in":3600}',
+    ],
+    [
+      "a JWT in a cookie",
+      `Set-Cookie: session=${JWT}; Path=/; HttpOnly; Secure`,
+      "Set-Cookie: session=[REDACTED:jwt]; Path=/; HttpOnly; Secure",
+    ],
+  ]);
+});
+
+Deno.test("private keys are redacted whole, also when the excerpt cuts them off", () => {
+  const body = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDFAKEEXAMPLEKEY\n" +
+    "c2VjcmV0IGJ1dCBmYWtlIGtleSBtYXRlcmlhbCBmb3IgdGVzdHMgb25seQ==\n";
+  checkAll([
+    [
+      "an RSA key printed by cat",
+      `$ cat deploy.pem\n-----BEGIN RSA PRIVATE KEY-----\n${body}-----END RSA PRIVATE KEY-----\n$ ls`,
+      "$ cat deploy.pem\n[REDACTED:private_key]\n$ ls",
+    ],
+    [
+      "an OpenSSH key",
+      `-----BEGIN OPENSSH PRIVATE KEY-----\n${body}-----END OPENSSH PRIVATE KEY-----`,
+      "[REDACTED:private_key]",
+    ],
+    [
+      "a PGP key block",
+      `-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n${body}-----END PGP PRIVATE KEY BLOCK-----`,
+      "[REDACTED:private_key]",
+    ],
+    [
+      "a key cut off before its END line",
+      `key material follows:\n-----BEGIN PRIVATE KEY-----\n${body}MIIEvQIB`,
+      "key material follows:\n[REDACTED:private_key]",
+    ],
+    [
+      "a key inside a service-account JSON",
+      `{"type": "service_account", "private_key_id": "abc123", "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAKE\\n-----END PRIVATE KEY-----\\n", "client_email": "ci@proj.iam.gserviceaccount.com"}`,
+      '{"type": "service_account", "private_key_id": "abc123", "private_key": "[REDACTED:private_key]\\n", "client_email": "ci@proj.iam.gserviceaccount.com"}',
+    ],
+    [
+      "two keys in one text",
+      `-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIFAKE\n-----END EC PRIVATE KEY-----\nbetween\n-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIFAKE\n-----END ENCRYPTED PRIVATE KEY-----`,
+      "[REDACTED:private_key]\nbetween\n[REDACTED:private_key]",
+    ],
+  ]);
+});
+
+Deno.test("connection strings lose their password and keep user and host", () => {
+  checkAll([
+    [
+      "postgres URL in a .env text",
+      "DATABASE_URL=postgres://app_user:Xk9mP2vQ7wLsFAKE@db.internal.example.com:5432/app_production",
+      "DATABASE_URL=postgres://app_user:[REDACTED:connection_string]@db.internal.example.com:5432/app_production",
+    ],
+    [
+      "postgresql URL with query options in psql",
+      "psql 'postgresql://reporting:FAKEpass2024@10.0.3.17:5432/analytics?sslmode=require'",
+      "psql 'postgresql://reporting:[REDACTED:connection_string]@10.0.3.17:5432/analytics?sslmode=require'",
+    ],
+    [
+      "mysql URL in a Rails database.yml",
+      "production:\n  url: mysql2://rails:FAKE-s3cret@mysql.example.com:3306/shop",
+      "production:\n  url: mysql2://rails:[REDACTED:connection_string]@mysql.example.com:3306/shop",
+    ],
+    [
+      "mongodb+srv URL in a Node config",
+      'const uri = "mongodb+srv://admin:Zx8Wq3Lp9RtFAKE@cluster0.ab1cd.mongodb.net/test?retryWrites=true&w=majority";',
+      'const uri = "mongodb+srv://admin:[REDACTED:connection_string]@cluster0.ab1cd.mongodb.net/test?retryWrites=true&w=majority";',
+    ],
+    [
+      "redis URL with only a password",
+      "REDIS_URL=redis://:R3disFAKEpassw0rd@cache.example.com:6379/0",
+      "REDIS_URL=redis://:[REDACTED:connection_string]@cache.example.com:6379/0",
+    ],
+    [
+      "amqp URL in a docker-compose environment",
+      "      - CELERY_BROKER_URL=amqp://guest:guestFAKE@rabbitmq:5672//",
+      "      - CELERY_BROKER_URL=amqp://guest:[REDACTED:connection_string]@rabbitmq:5672//",
+    ],
+    [
+      "a password with an unencoded @",
+      "postgres://deploy:p@ss:w0rd@db.example.com/app",
+      "postgres://deploy:[REDACTED:connection_string]@db.example.com/app",
+    ],
+    [
+      "JDBC URL with the password as a parameter",
+      "spring.datasource.url=jdbc:postgresql://db.example.com:5432/app?user=app&password=Tr0ub4dor3FAKE",
+      "spring.datasource.url=jdbc:postgresql://db.example.com:5432/app?user=app&password=[REDACTED:secret]",
+    ],
+    [
+      "ADO.NET connection string in appsettings.json",
+      '"DefaultConnection": "Server=tcp:sql.example.net,1433;Database=shop;User ID=shop;Password=MyP@ssw0rdFAKE;Encrypt=true;"',
+      '"DefaultConnection": "Server=tcp:sql.example.net,1433;Database=shop;User ID=shop;Password=[REDACTED:secret];Encrypt=true;"',
+    ],
+  ]);
+});
+
+Deno.test("named secrets lose their value and keep their name", () => {
+  checkAll([
+    ["env assignment", "DB_PASSWORD=hunter2-correct-horse", "DB_PASSWORD=[REDACTED:secret]"],
+    [
+      "env assignment without digits",
+      "SESSION_SECRET=correcthorsebatterystaple",
+      "SESSION_SECRET=[REDACTED:secret]",
+    ],
+    [
+      "export with quotes",
+      'export JWT_SECRET="FAKE local dev secret"',
+      'export JWT_SECRET="[REDACTED:secret]"',
+    ],
+    ["_PASS suffix", "SMTP_PASS=mailFAKEpass", "SMTP_PASS=[REDACTED:secret]"],
+    [
+      "an Ethereum private key is no hex number",
+      "PRIVATE_KEY=0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318",
+      "PRIVATE_KEY=[REDACTED:secret]",
+    ],
+    [
+      "Rails secret_key_base",
+      "SECRET_KEY_BASE=3f9a1c7e5b2d8f4a6c0e9b1d7f3a5c8e2b4d6f0aFAKE",
+      "SECRET_KEY_BASE=[REDACTED:secret]",
+    ],
+    [
+      "JSON password",
+      '{ "username": "admin", "password": "Sup3r-FAKE-pass" }',
+      '{ "username": "admin", "password": "[REDACTED:secret]" }',
+    ],
+    ["Python api_key", "api_key = 'a1b2c3d4e5f6FAKE'", "api_key = '[REDACTED:secret]'"],
+    ["TOML token", 'token = "FAKE-token-value"', 'token = "[REDACTED:secret]"'],
+    [
+      "YAML token with a generated value",
+      "  token: 8f14e45fceea167a5a36dedd4bea2543",
+      "  token: [REDACTED:secret]",
+    ],
+    ["YAML password with punctuation", "  password: Sup3rS3cret!", "  password: [REDACTED:secret]"],
+    ["YAML password starting like a keyword", "password: strongPassw0rd", "password: [REDACTED:secret]"],
+    ["YAML password starting with x", "password: xK9mP2vQ7", "password: [REDACTED:secret]"],
+    [
+      "docker-compose env in YAML map form",
+      "      POSTGRES_PASSWORD: example",
+      "      POSTGRES_PASSWORD: [REDACTED:secret]",
+    ],
+    [
+      "docker-compose env with a comment",
+      "      MYSQL_ROOT_PASSWORD: rootpw # dev only",
+      "      MYSQL_ROOT_PASSWORD: [REDACTED:secret] # dev only",
+    ],
+    [
+      "docker-compose env in list form",
+      "      - POSTGRES_PASSWORD=example",
+      "      - POSTGRES_PASSWORD=[REDACTED:secret]",
+    ],
+    [
+      "Spring YAML with a kebab-case key",
+      "    client-secret: springFAKEsecret",
+      "    client-secret: [REDACTED:secret]",
+    ],
+    [
+      "Java properties",
+      "spring.datasource.password=changeme",
+      "spring.datasource.password=[REDACTED:secret]",
+    ],
+    ["INI with digits", "password = s3cr3tFAKE", "password = [REDACTED:secret]"],
+    [
+      "query parameter",
+      "GET /callback?code=abc&access_token=FAKE0a1b2c3d4e5f HTTP/1.1",
+      "GET /callback?code=abc&access_token=[REDACTED:secret] HTTP/1.1",
+    ],
+    [
+      "logfmt log line",
+      'level=debug msg="login" user=bob password=hunter2 ip=10.0.0.7',
+      'level=debug msg="login" user=bob password=[REDACTED:secret] ip=10.0.0.7',
+    ],
+    [
+      "curl -u user:password",
+      "curl -u admin:s3cr3tP4ssFAKE https://registry.example.com/v2/_catalog",
+      "curl -u admin:[REDACTED:secret] https://registry.example.com/v2/_catalog",
+    ],
+    [
+      "curl --user without digits",
+      "curl --user deploy:letmein https://ci.example.com/job/build",
+      "curl --user deploy:[REDACTED:secret] https://ci.example.com/job/build",
+    ],
+    [
+      "mysql -p",
+      "docker exec -it db mysql -uroot -pFAKEroot123 shop -e 'SELECT 1'",
+      "docker exec -it db mysql -uroot -p[REDACTED:secret] shop -e 'SELECT 1'",
+    ],
+    [
+      "--password flag",
+      "docker login --username ci --password 'Fake-Pa55' registry.example.com",
+      "docker login --username ci --password '[REDACTED:secret]' registry.example.com",
+    ],
+    ["--token flag", "vercel deploy --token FAKEvercelToken", "vercel deploy --token [REDACTED:secret]"],
+    [
+      "--token= flag",
+      "vercel deploy --prod --token=letmein",
+      "vercel deploy --prod --token=[REDACTED:secret]",
+    ],
+  ]);
+});
+
+Deno.test("realistic documents come out with only the secrets gone", () => {
+  checkAll([
+    [
+      "a .env file",
+      [
+        "# Local development",
+        "NODE_ENV=development",
+        "PORT=3000",
+        "DATABASE_URL=postgresql://dev:devFAKEpw@localhost:5432/app_dev",
+        `OPENAI_API_KEY=${OPENAI_PROJECT}`,
+        "NEXTAUTH_SECRET=Zm9vYmFyRkFLRQ==",
+        "NEXTAUTH_URL=http://localhost:3000",
+        "LOG_LEVEL=debug",
+      ].join("\n"),
+      [
+        "# Local development",
+        "NODE_ENV=development",
+        "PORT=3000",
+        "DATABASE_URL=postgresql://dev:[REDACTED:connection_string]@localhost:5432/app_dev",
+        "OPENAI_API_KEY=[REDACTED:openai_key]",
+        "NEXTAUTH_SECRET=[REDACTED:secret]",
+        "NEXTAUTH_URL=http://localhost:3000",
+        "LOG_LEVEL=debug",
+      ].join("\n"),
+    ],
+    [
+      "a Kubernetes Secret",
+      [
+        "apiVersion: v1",
+        "kind: Secret",
+        "metadata:",
+        "  name: app-secrets",
+        "type: Opaque",
+        "stringData:",
+        "  API_TOKEN: FAKEk8sTokenValue",
+        "  password: Pa55FAKEword",
+      ].join("\n"),
+      [
+        "apiVersion: v1",
+        "kind: Secret",
+        "metadata:",
+        "  name: app-secrets",
+        "type: Opaque",
+        "stringData:",
+        "  API_TOKEN: [REDACTED:secret]",
+        "  password: [REDACTED:secret]",
+      ].join("\n"),
+    ],
+    [
+      "a GitHub Actions log",
+      [
+        "Run actions/checkout@v4",
+        "  with:",
+        "    token: ***",
+        "  env:",
+        "    NPM_TOKEN: ***",
+        "Run npm publish",
+        `npm notice Publishing to https://registry.npmjs.org/ with tag latest and token ${NPM}`,
+        "+ @acme/widgets@1.4.2",
+      ].join("\n"),
+      [
+        "Run actions/checkout@v4",
+        "  with:",
+        "    token: ***",
+        "  env:",
+        "    NPM_TOKEN: ***",
+        "Run npm publish",
+        "npm notice Publishing to https://registry.npmjs.org/ with tag latest and token [REDACTED:npm_token]",
+        "+ @acme/widgets@1.4.2",
+      ].join("\n"),
+    ],
+    [
+      "`env` output",
+      [
+        "HOME=/home/runner",
+        "PWD=/home/runner/work/app/app",
+        "OLDPWD=/home/runner",
+        "GOOGLE_APPLICATION_CREDENTIALS=/tmp/gcp-key.json",
+        `GITHUB_TOKEN=${GITHUB_CLASSIC}`,
+        "CI=true",
+      ].join("\n"),
+      [
+        "HOME=/home/runner",
+        "PWD=/home/runner/work/app/app",
+        "OLDPWD=/home/runner",
+        "GOOGLE_APPLICATION_CREDENTIALS=/tmp/gcp-key.json",
+        "GITHUB_TOKEN=[REDACTED:github_token]",
+        "CI=true",
+      ].join("\n"),
+    ],
+  ]);
+});
+
+/** Ordinary code, output and prose: nothing in here is a secret, so nothing may change. */
+const ORDINARY: readonly string[] = [
+  // TypeScript / JavaScript
+  "const token = getToken();",
+  "password: string;",
+  "  private readonly apiKey?: string;",
+  "if (!apiKey) throw new Error('OPENAI_API_KEY is not set');",
+  "const tokens = tokenizer.encode(text);",
+  "const key = process.env.API_KEY;",
+  "const password = await bcrypt.hash(input, 10);",
+  "headers: { Authorization: `Bearer ${token}` },",
+  '  "Authorization": "Bearer " + accessToken,',
+  "const res = await fetch(url, { credentials: 'include' });",
+  "export function setPassword(user: User, password: string): Promise<void> {",
+  "const { data: { session } } = await supabase.auth.getSession();",
+  "localStorage.setItem('token', token);",
+  "type Credentials = { username: string; password: string };",
+  "const secret = new TextEncoder().encode(env.JWT_SECRET);",
+  // Python
+  "def authenticate(password):",
+  "    api_key = os.environ['OPENAI_API_KEY']",
+  "    token = self._token",
+  "password_hash = bcrypt.hashpw(password.encode(), bcrypt.gensalt())",
+  "    api_key: Optional[str] = None",
+  "    OPENAI_API_KEY: SecretStr",
+  "response = client.messages.create(model=model, max_tokens=1024, messages=messages)",
+  "tokens = tokenize(text, max_len=512)",
+  "client_secret=None",
+  "print(f'token={token}')",
+  // Go
+  "func Login(username, password string) error {",
+  '\tPassword string `json:"password"`',
+  '\tsecret := os.Getenv("JWT_SECRET")',
+  "\ttoken, err := jwt.Parse(tokenString, keyFunc)",
+  // Config that refers to secrets without holding them
+  "max_tokens: 1024",
+  "token: ${{ secrets.GITHUB_TOKEN }}",
+  "      GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }}",
+  "password: ${DB_PASSWORD}",
+  "api_key: <your-api-key>",
+  "password: {{ .Values.db.password }}",
+  "secretName: tls-cert",
+  "secrets: inherit",
+  "permissions:\n  contents: read\n  id-token: write",
+  "ERRORTOKEN = token.ERRORTOKEN",
+  "    IMAGE_REL_AMD64_TOKEN = 0x000D,",
+  "U_UNEXPECTED_TOKEN=0x10100,",
+  "    Token:              '#f8f8f2',",
+  "ResourceEndpoint.__init__(self, default_token='Bearer')",
+  "API_TOKEN = settings.API_TOKEN",
+  "token_type = 'bearer'",
+  "password_min_length = 12",
+  "PASSWORD=",
+  // Identifiers, hashes and encoded data
+  "id: 123e4567-e89b-12d3-a456-426614174000",
+  "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+  '      "integrity": "sha512-v2kDEe57lecTulaDIuNTPy3Ry4gLGJ6Z1O3vE1krgXZNrsQ+LFTGHVxVjcXPs17LhbZVGedAJv8XZ1tvj5FvSg==",',
+  '      "resolved": "https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz",',
+  '    "npm:zod@4.1.12": "3a1b2c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b",',
+  "  integrity sha512-v2kDEe57lecTulaDIuNTPy3Ry4gLGJ6Z1O3vE1krgXZNrsQ+LFTGHVxVjcXPs17LhbZVGedAJv8XZ1tvj5FvSg==",
+  "  checksum: 10c0/d8cbea072bb08655bb4c989da418994b073a608dffa608b09ac04b43a791b12aeae7cd7ad919aa4c925f33b48490",
+  "SGVsbG8sIFdvcmxkISBUaGlzIGlzIGp1c3Qgc29tZSBvcmRpbmFyeSBkYXRhLg==",
+  "background: url(data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==);",
+  // URLs without credentials
+  "See https://docs.gitlab.com/ee/ci/variables/ for masked variables.",
+  "postgres://localhost:5432/db",
+  "redis://cache:6379/0",
+  "git@github.com:acme/widgets.git",
+  "ssh://git@gitlab.example.com:2222/group/project.git",
+  "      DATABASE_URL: postgres://app:${POSTGRES_PASSWORD}@db:5432/app",
+  'proxy_url="socks5h://<username>:<password>@proxy-host"',
+  "docker run -p 8080:80 -u 1000:1000 nginx:1.27",
+  "npm install --save-dev @types/node@20.11.5",
+  // Tool output
+  "added 142 packages, and audited 143 packages in 3s\n\nfound 0 vulnerabilities",
+  "npm WARN deprecated inflight@1.0.6: This module is not supported, and leaks memory.",
+  "ok | 12 passed | 0 failed (1s)",
+  "[main 4e8f2a1] Rotate secrets and tokens\n 3 files changed, 12 insertions(+), 4 deletions(-)",
+  "mysql -h db.example.com -u root -p shop",
+  'docker compose exec db mysql -uroot -p"$MYSQL_ROOT_PASSWORD" shop',
+  "# token          = 1*tchar",
+  "docker login --password-stdin registry.example.com",
+  "Credentials can be given with the --username and --password options, or the --token flag.",
+  "PWD=/home/runner/work/app",
+  // Prose
+  "The password must be at least 12 characters; the token expires after 3600 seconds.",
+  "Bearer tokens are described in RFC 6750. Basic internationalization is covered in chapter 3.",
+  "|  Client  |--(C)-- Access Token ------------------->|  Resource  |",
+  "## Tokens and passwords\n\nNever commit a token or a password: use `secrets.GITHUB_TOKEN` instead.",
+  "- password: the user's password (required)",
+];
+
+Deno.test("ordinary code, output and prose come out unchanged", () => {
+  for (const text of ORDINARY) assertEquals(redact(text), text);
+});
+
+/** Whole files as an agent writes or reads them: code about secrets, and config that only refers to them. */
+const ORDINARY_FILES: readonly (readonly [string, string])[] = [
+  [
+    "TypeScript",
+    `import { z } from "zod";
+
+export const Settings = z.object({
+  apiKey: z.string().min(1),
+  maxTokens: z.number().default(1024),
+  password: z.string().optional(),
+});
+
+export async function login(client: Client, username: string, password: string) {
+  const token = await client.auth.signIn({ username, password });
+  if (!token) throw new Error("Invalid password");
+  const secret = process.env.SESSION_SECRET ?? "";
+  return { token, expiresIn: 3600, secret: secret.length > 0 };
+}
+`,
+  ],
+  [
+    "Python",
+    `import os
+from dataclasses import dataclass
+
+import anthropic
+
+
+@dataclass
+class Settings:
+    api_key: str
+    max_tokens: int = 1024
+    password: str | None = None
+
+
+def load_settings() -> Settings:
+    api_key = os.environ.get("ANTHROPIC_API_KEY")
+    if not api_key:
+        raise RuntimeError("ANTHROPIC_API_KEY is not set")
+    return Settings(api_key=api_key, password=os.getenv("DB_PASSWORD"))
+
+
+def count_tokens(client: anthropic.Anthropic, text: str) -> int:
+    token_count = client.messages.count_tokens(model="claude-sonnet-4-5", messages=[{"role": "user", "content": text}])
+    return token_count.input_tokens
+`,
+  ],
+  [
+    "Go",
+    `package auth
+
+import (
+	"errors"
+	"os"
+
+	"github.com/golang-jwt/jwt/v5"
+)
+
+type Credentials struct {
+	Username string \`json:"username"\`
+	Password string \`json:"password"\`
+}
+
+func Verify(tokenString string) (*jwt.Token, error) {
+	secret := []byte(os.Getenv("JWT_SECRET"))
+	if len(secret) == 0 {
+		return nil, errors.New("JWT_SECRET is empty")
+	}
+	token, err := jwt.Parse(tokenString, func(t *jwt.Token) (any, error) { return secret, nil })
+	return token, err
+}
+`,
+  ],
+  [
+    "a README",
+    `## Authentication
+
+Create a personal access token with the \`read_api\` scope and export it as \`GITLAB_TOKEN\`. The token is
+never written to disk; the password prompt only appears when no token is set.
+
+| Variable | Meaning |
+| --- | --- |
+| \`GITLAB_TOKEN\` | your access token |
+| \`DB_PASSWORD\` | the database password |
+`,
+  ],
+  [
+    "a GitHub Actions workflow",
+    `name: release
+on:
+  push:
+    tags: ["v*"]
+permissions:
+  contents: write
+  id-token: write
+jobs:
+  publish:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 22
+          registry-url: https://registry.npmjs.org
+      - run: npm ci && npm publish --provenance
+        env:
+          NODE_AUTH_TOKEN: \${{ secrets.NPM_TOKEN }}
+          GITHUB_TOKEN: \${{ secrets.GITHUB_TOKEN }}
+`,
+  ],
+  [
+    "a docker-compose file with references only",
+    `services:
+  db:
+    image: postgres:16
+    environment:
+      POSTGRES_USER: app
+      POSTGRES_PASSWORD: \${POSTGRES_PASSWORD:?set it in .env}
+    secrets:
+      - db_password
+  app:
+    build: .
+    environment:
+      - DATABASE_URL=postgres://app:\${POSTGRES_PASSWORD}@db:5432/app
+      - API_KEY_FILE=/run/secrets/api_key
+secrets:
+  db_password:
+    file: ./secrets/db_password.txt
+`,
+  ],
+];
+
+Deno.test("typical source and config files come out unchanged", () => {
+  for (const [what, text] of ORDINARY_FILES) assertEquals(redact(text), text, what);
+});
+
+Deno.test("redacting already-redacted text changes nothing", () => {
+  const once = redact(
+    [
+      `OPENAI_API_KEY=${OPENAI_PROJECT}`,
+      `aws_secret_access_key = ${AWS_SECRET}`,
+      `Authorization: Bearer ${JWT}`,
+      "DB_PASSWORD=hunter2-correct-horse",
+      "mongodb://root:FAKEexample@mongo:27017",
+    ].join("\n"),
+  );
+  assertEquals(
+    once,
+    [
+      "OPENAI_API_KEY=[REDACTED:openai_key]",
+      "aws_secret_access_key = [REDACTED:secret]",
+      "Authorization: Bearer [REDACTED:jwt]",
+      "DB_PASSWORD=[REDACTED:secret]",
+      "mongodb://root:[REDACTED:connection_string]@mongo:27017",
+    ].join("\n"),
+  );
+  assertEquals(redact(once), once);
+  for (const text of ["[REDACTED:secret]", "token: [REDACTED:secret]", 'API_KEY="[REDACTED:openai_key]"']) {
+    assertEquals(redact(text), text);
+  }
+});
+
+Deno.test("secret files are recognised by name, with / or \\ paths", () => {
+  const secret = [
+    ".env",
+    ".env.local",
+    ".env.production",
+    ".envrc",
+    "/srv/app/.env",
+    "C:\\Users\\dev\\project\\.env.local",
+    "certs/server.pem",
+    "tls/private.key",
+    "C:\\certs\\client.p12",
+    "/home/dev/.ssh/id_rsa",
+    "/home/dev/.ssh/id_rsa.pub",
+    "/home/dev/.ssh/id_ed25519",
+    "~/.ssh/id_ed25519_github",
+    "credentials.json",
+    "/home/dev/.aws/credentials",
+    "C:\\Users\\dev\\.aws\\credentials",
+    "client_secret_1234-abc.apps.googleusercontent.com.json",
+    "k8s/secrets.yaml",
+    ".streamlit/secrets.toml",
+    "/home/dev/.npmrc",
+    "/home/dev/.netrc",
+    "C:\\Users\\dev\\_netrc",
+    "/home/dev/.git-credentials",
+    "/home/dev/.pgpass",
+    "/home/dev/.kube/config",
+    "C:\\Users\\dev\\.docker\\config.json",
+  ];
+  for (const path of secret) ok(isSecretFile(path), path);
+  const ordinary = [
+    "src/main.ts",
+    "README.md",
+    "environment.ts",
+    "src/environments/environment.prod.ts",
+    "keyboard.ts",
+    "package.json",
+    "deno.json",
+    "docs/tokens.md",
+    "src/auth/credentials.ts",
+    "lib/secrets_manager.py",
+    "docs/secrets.md",
+    "secretary.go",
+    "config.json",
+    "/home/dev/project/config",
+    "id_card.png",
+    "src/keys.ts",
+  ];
+  for (const path of ordinary) ok(!isSecretFile(path), path);
+});
+
+Deno.test("user patterns redact with their category; a broken one is skipped", () => {
+  const rules = [
+    { pattern: String.raw`\bACME-[0-9]{6}\b`, category: "acme_ticket", ignoreCase: false },
+    { pattern: String.raw`\bcorp_[a-z0-9]{12}\b`, category: "corp_key", ignoreCase: true },
+    { pattern: "([unclosed", category: "broken", ignoreCase: false },
+    { pattern: "(?<=x", category: "broken", ignoreCase: false },
+  ];
+  const user = createRedactor(rules, []);
+  assertEquals(
+    user.redact("Fixes ACME-123456 (not acme-123456); key CORP_ab12cd34ef56 and corp_ab12cd34ef56."),
+    "Fixes [REDACTED:acme_ticket] (not acme-123456); key [REDACTED:corp_key] and [REDACTED:corp_key].",
+  );
+  assertEquals(user.redact(`OPENAI_API_KEY=${OPENAI_PROJECT}`), "OPENAI_API_KEY=[REDACTED:openai_key]");
+  assertEquals(user.redact("const ticket = 'ACME-12345';"), "const ticket = 'ACME-12345';");
+  assertEquals(user.redact(user.redact("ACME-654321")), "[REDACTED:acme_ticket]");
+});
+
+Deno.test("user excludeFiles globs match base names and paths at any depth", () => {
+  const { isSecretFile: excluded } = createRedactor([], [
+    "*.tfvars",
+    "deploy/secrets/**",
+    "config/*.ini",
+    "backup\\*.sql",
+  ]);
+  for (
+    const path of [
+      "prod.tfvars",
+      "infra/envs/prod.tfvars",
+      "C:\\infra\\prod.tfvars",
+      "deploy/secrets/db.yaml",
+      "/repo/deploy/secrets/nested/api.json",
+      "deploy\\secrets\\db.yaml",
+      "config/app.ini",
+      "/repo/config/app.ini",
+      "config\\app.ini",
+      "backup/2025-01-01.sql",
+    ]
+  ) ok(excluded(path), path);
+  for (
+    const path of [
+      "prod.tfvars.example",
+      "infra/main.tf",
+      "deploy/README.md",
+      "deploy/secretsauce.ts",
+      "config/nested/app.ini",
+      "myconfig/app.ini",
+      "src/main.ts",
+    ]
+  ) ok(!excluded(path), path);
+});
