@@ -323,7 +323,7 @@ Deno.test("summary: Write is the path, its line count and a short excerpt", () =
     summarize(post("Write", { file_path: "/p/big.md", content: "lorem ipsum ".repeat(1000) }), redactor)
       .text;
   ok(long.length < 300, `${long.length}`);
-  match(long, /^\/p\/big\.md \(1 lines\)\nlorem ipsum/);
+  match(long, /^\/p\/big\.md \(1 line\)\nlorem ipsum/);
 });
 
 Deno.test("summary: Edit and MultiEdit show the path and the change; NotebookEdit the new source", () => {
@@ -686,7 +686,7 @@ Deno.test("secrets: a Write or Edit to a secret file keeps the path, never the c
   );
   assertEquals(edit.summary, `config/.env.production\n- ${SECRET_FILE_TAG}\n+ ${SECRET_FILE_TAG}`);
   const multi = stored(post("MultiEdit", { file_path: "certs/server.pem", edits: [{ new_string: "abc" }] }));
-  assertEquals(multi.summary, `certs/server.pem (1 edits)\n+ ${SECRET_FILE_TAG}`);
+  assertEquals(multi.summary, `certs/server.pem (1 edit)\n+ ${SECRET_FILE_TAG}`);
 
   const custom = createRedactor([], ["*.tfvars"]);
   const tfvars = observe(
@@ -696,7 +696,7 @@ Deno.test("secrets: a Write or Edit to a secret file keeps the path, never the c
   );
   assertEquals(
     tfvars.kind === "store" && tfvars.observation.summary,
-    `infra/prod.tfvars (1 lines)\n${SECRET_FILE_TAG}`,
+    `infra/prod.tfvars (1 line)\n${SECRET_FILE_TAG}`,
   );
 });
 

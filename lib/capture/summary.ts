@@ -40,6 +40,8 @@ export function excerpt(text: string, limit: number, redactor: Redactor): string
   return `${cut.trimEnd()} …`;
 }
 
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+
 const str = (record: Record<string, unknown> | undefined, key: string) =>
   record === undefined ? undefined : stringField(record, key);
 
@@ -132,7 +134,9 @@ function toolText(event: HookEvent, redactor: Redactor): string {
     case "Write": {
       const content = str(input, "content") ?? "";
       const lines = content === "" ? 0 : content.split("\n").length;
-      return [`${shownPath} (${lines} lines)`, fileContent(path, content, 200, redactor)].filter(Boolean)
+      return [`${shownPath} (${count(lines, "line")})`, fileContent(path, content, 200, redactor)].filter(
+        Boolean,
+      )
         .join("\n");
     }
     case "Edit":
@@ -145,7 +149,7 @@ function toolText(event: HookEvent, redactor: Redactor): string {
       const edits = Array.isArray(input?.edits) ? input.edits : [];
       const first = isRecord(edits[0]) ? edits[0] : undefined;
       return [
-        `${shownPath} (${edits.length} edits)`,
+        `${shownPath} (${count(edits.length, "edit")})`,
         fileContent(path, str(first, "new_string"), 120, redactor).replace(/^(?=.)/, "+ "),
       ].filter(Boolean).join("\n");
     }

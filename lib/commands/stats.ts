@@ -129,7 +129,9 @@ export function formatStats(stats: Stats, window: string): string {
   const lines = [
     `Since ${stats.since} (${window}):`,
     "",
-    `Redirects: ${r.denied} web requests denied; local tool called after ${r.followed} (${
+    `Redirects: ${r.denied} web request${
+      r.denied === 1 ? "" : "s"
+    } denied; local tool called after ${r.followed} (${
       share(r.followRate)
     }), came back through the escape hatch ${r.escaped} (${share(r.escapeRate)})`,
   ];
