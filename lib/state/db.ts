@@ -7,8 +7,33 @@ import { join, type OS } from "../paths.ts";
 import { ensurePrivateDir } from "./dir.ts";
 
 export const DB_FILE = "docsearch.db";
-/** How long a statement waits for another process's lock; the hook sets its own, shorter bounds. */
+/** How long a write waits for another process's lock; the hook sets its own, shorter bounds. */
 export const BUSY_TIMEOUT_MS = 5000;
+/**
+ * SQLite's own busy wait sleeps longer the longer it waits (up to 100 ms a time), so with dozens of hook
+ * processes queued on the write lock, waiters oversleep and the tail grows. It is kept this short, and
+ * `waitForLock` retries with short jittered sleeps instead until the caller's bound.
+ */
+const SQLITE_BUSY_MS = 10;
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const sleepSync = (ms: number) => Atomics.wait(sleeper, 0, 0, ms);
+
+export const isBusy = (error: unknown): boolean =>
+  error instanceof Error && /database is locked|database is busy/.test(error.message);
+
+/** Runs `take` (a statement that takes a lock) until it gets it or `waitMs` have passed. */
+export function waitForLock<T>(take: () => T, waitMs: number): T {
+  const deadline = Date.now() + waitMs;
+  for (let attempt = 1;; attempt++) {
+    try {
+      return take();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
+      sleepSync(Math.min(deadline - Date.now(), 1 + Math.random() * Math.min(attempt, 8)));
+    }
+  }
+}
 
 export interface OpenOptions {
   /** Hears where a corrupted database was moved before a fresh one replaced it. */
@@ -107,13 +132,13 @@ function refuseNewer(version: number): void {
   }
 }
 
-function migrate(db: DatabaseSync): void {
-  const version = userVersion(db);
+function migrate(db: DatabaseSync, waitMs: number): void {
+  const version = waitForLock(() => userVersion(db), waitMs);
   if (version === SCHEMA_VERSION) return;
   // A newer program's database is refused before anything (even the journal mode) is changed in it.
   refuseNewer(version);
-  db.exec("PRAGMA journal_mode = WAL");
-  db.exec("BEGIN IMMEDIATE");
+  waitForLock(() => db.exec("PRAGMA journal_mode = WAL"), waitMs);
+  waitForLock(() => db.exec("BEGIN IMMEDIATE"), waitMs);
   try {
     // Re-read under the write lock: a concurrent hook process may have migrated meanwhile.
     const from = userVersion(db);
@@ -191,12 +216,13 @@ export function openStateDb(dir: string, os: OS = Deno.build.os, options: OpenOp
   }
 }
 
-function openFile(file: string, busyTimeoutMs = BUSY_TIMEOUT_MS): DatabaseSync {
-  const db = new DatabaseSync(file, { timeout: busyTimeoutMs });
+function openFile(file: string, waitMs = BUSY_TIMEOUT_MS): DatabaseSync {
+  const db = new DatabaseSync(file, { timeout: SQLITE_BUSY_MS });
   try {
-    // WAL needs no fsync per commit to stay consistent; it could lose the last denial on power loss.
-    db.exec("PRAGMA synchronous = NORMAL");
-    migrate(db);
+    // WAL needs no fsync per commit to stay consistent; it could lose the last denial on power loss. The
+    // first statement reads the schema, which a migrating writer can hold locked on a new database.
+    waitForLock(() => db.exec("PRAGMA synchronous = NORMAL"), waitMs);
+    migrate(db, waitMs);
   } catch (error) {
     db.close();
     throw error;

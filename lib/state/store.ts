@@ -5,7 +5,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Observation } from "../capture/observe.ts";
 import type { OS } from "../paths.ts";
-import { type OpenOptions, openStateDb } from "./db.ts";
+import { BUSY_TIMEOUT_MS, type OpenOptions, openStateDb, waitForLock } from "./db.ts";
 import { sessionKey } from "./session_key.ts";
 
 export interface DenialRecord {
@@ -69,7 +69,7 @@ export const HOOK_PRUNE_BATCH = 5000;
 
 /** The hook's one dynamic import for state: opening the database and the store come together. */
 export function openStateStore(dir: string, os: OS = Deno.build.os, options: OpenOptions = {}): StateStore {
-  return new StateStore(openStateDb(dir, os, options));
+  return new StateStore(openStateDb(dir, os, options), options.busyTimeoutMs);
 }
 
 /** A suggested tool may be named in full (`mcp__leann__leann_search`) or, seed-style, bare (`leann_search`). */
@@ -79,12 +79,13 @@ export function toolNames(tool: string): string[] {
 }
 
 export class StateStore {
-  constructor(readonly db: DatabaseSync) {}
+  /** `waitMs` bounds the wait for another process's write lock. */
+  constructor(readonly db: DatabaseSync, readonly waitMs = BUSY_TIMEOUT_MS) {}
 
   /** Runs `fn` in one write transaction (or inside the one already open). */
   write<T>(fn: () => T): T {
     if (this.db.isTransaction) return fn();
-    this.db.exec("BEGIN IMMEDIATE");
+    waitForLock(() => this.db.exec("BEGIN IMMEDIATE"), this.waitMs);
     try {
       const result = fn();
       this.db.exec("COMMIT");
