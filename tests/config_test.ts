@@ -275,3 +275,57 @@ Deno.test("a corrupt or unwritable cache only costs a revalidation", async () =>
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("capture: defaults, switches overridden by later layers, lists adding up", () => {
+  assertEquals(resolveConfig([], false).capture, {
+    enabled: true,
+    retentionDays: 30,
+    skipTools: [],
+    redactPatterns: [],
+    excludeFiles: [],
+  });
+  const config = resolveConfig([
+    layer("user.json", {
+      capture: { retention_days: 10, skip_tools: ["TodoWrite"], redact_patterns: ["corp-\\d{6}"] },
+    }),
+    layer("project.json", {
+      capture: {
+        enabled: false,
+        skip_tools: ["mcp__github__*"],
+        redact_patterns: [{ pattern: "acme", category: "customer", ignore_case: true }],
+        exclude_files: ["*.tfvars"],
+      },
+    }),
+  ], false);
+  assertEquals(config.problems, []);
+  assertEquals(config.capture, {
+    enabled: false,
+    retentionDays: 10,
+    skipTools: ["TodoWrite", "mcp__github__*"],
+    redactPatterns: [
+      { pattern: "corp-\\d{6}", category: "custom", ignoreCase: false },
+      { pattern: "acme", category: "customer", ignoreCase: true },
+    ],
+    excludeFiles: ["*.tfvars"],
+  });
+});
+
+Deno.test("capture: an invalid pattern is reported with its JSON path and skipped; the others keep working", () => {
+  const config = resolveConfig([layer("c.json", {
+    capture: { redact_patterns: ["ok-\\d+", "broken(", { pattern: "x", category: "Bad Category" }], nope: 1 },
+  })], true);
+  assertEquals(config.capture.redactPatterns.map((r) => r.pattern), ["ok-\\d+"]);
+  assertEquals(config.problems.length, 3);
+  match(config.problems[0], /^c\.json: capture\.nope: unknown field, ignored/);
+  match(
+    config.problems[1],
+    /^c\.json: capture\.redact_patterns\[1\]: not a valid regular expression: .*pattern skipped \(fix: /,
+  );
+  match(config.problems[2], /^c\.json: capture\.redact_patterns\[2\]\.category: .*pattern skipped/);
+  const wrong = resolveConfig([layer("w.json", { capture: { retention_days: 0 } })], true);
+  match(
+    wrong.problems[0],
+    /^w\.json: capture\.retention_days: .*capture section ignored \(fix: use a whole number of days/,
+  );
+  assertEquals(wrong.capture.retentionDays, 30);
+});
