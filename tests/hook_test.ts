@@ -47,3 +47,21 @@ Deno.test("hook core: unreadable input is allowed with one line", async () => {
   assertEquals(out, { stderr: "docsearch-hook: input on stdin is over 1 bytes; allowing" });
   match((await hookOutput(input("nope"), seed, deps({}))).stderr!, /not JSON; allowing$/);
 });
+
+Deno.test("hook core: an escape-hatch record failing inside the transaction still denies and says so", async () => {
+  const recorded: string[] = [];
+  const state = {
+    write: <T>(fn: () => T) => fn(),
+    retryOrRecord(): never {
+      throw new Error("disk I/O error");
+    },
+    record: (entry: { event: string }) => void recorded.push(entry.event),
+  };
+  const out = await hookOutput(input(event("PreToolUse.WebSearch.json")), seed, {
+    ...deps({ HOME: "/nowhere" }),
+    openState: () => Promise.resolve(state),
+  });
+  ok(out.stdout?.includes('"permissionDecision":"deny"'));
+  assertEquals(out.stderr, "docsearch-hook: state unavailable, denial not remembered: disk I/O error");
+  assertEquals(recorded, ["PreToolUse"]);
+});

@@ -142,17 +142,20 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
   }
   // A failed transaction remembered nothing: decide again, without state.
   if (stateProblem !== undefined) decision = decide({ unavailable: stateProblem });
-  if (stateProblem !== undefined) {
+  const denied = decision?.action === "deny" ? decision : undefined;
+  // The escape-hatch record can fail on its own while the rest of the event is recorded.
+  const lost = stateProblem ?? denied?.stateProblem;
+  if (lost !== undefined) {
     notes.push(
-      decision?.action === "deny"
-        ? `state unavailable, denial not remembered: ${stateProblem}`
-        : `state unavailable, ${name} not recorded: ${stateProblem}`,
+      denied
+        ? `state unavailable, denial not remembered: ${lost}`
+        : `state unavailable, ${name} not recorded: ${lost}`,
     );
   }
   // Paths and messages can carry control characters (a NUL in a cwd); stderr gets one clean line.
   const note = escapeControl(notes.filter(Boolean).join("; "));
   return {
-    stdout: decision?.action === "deny" ? decision.output : undefined,
+    stdout: denied?.output,
     stderr: note ? `docsearch-hook: ${note}` : undefined,
   };
 }
