@@ -4,7 +4,7 @@ import type { Env } from "../paths.ts";
 import type { HookEvent } from "../protocol/event.ts";
 import { stringField } from "../protocol/event.ts";
 import type { RedirectDecision } from "../redirect/decide.ts";
-import type { WebRequest } from "../redirect/request.ts";
+import { requestTarget, type WebRequest } from "../redirect/request.ts";
 import type { EventRecord } from "../state/store.ts";
 import { CAPTURED_EVENTS, decisionObservation, type Observation, observe } from "./observe.ts";
 import type { Redactor } from "./redact.ts";
@@ -39,7 +39,7 @@ function decisionOf(input: RecordInput): Observation | undefined {
   const names = decision.action === "allow" && decision.why === "no-match"
     ? []
     : decision.matches.map((m) => m.database.name);
-  const target = request.tool === "WebSearch" ? request.query : request.url;
+  const target = requestTarget(request);
   return decisionObservation(input.event, outcome, target, names, input.redactor);
 }
 
@@ -72,7 +72,7 @@ export function eventRecord(input: RecordInput): EventRecord {
       ? {
         requestKey: decision.requestKey,
         tool: request.tool,
-        request: input.redactor.redact(request.tool === "WebSearch" ? request.query : request.url),
+        request: input.redactor.redact(requestTarget(request)),
         databases: decision.matches.map((m) => ({ name: m.database.name, mcpTool: m.database.mcpToolName })),
       }
       : undefined,

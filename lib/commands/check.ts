@@ -4,11 +4,9 @@
  */
 import { CommandFailedError, UsageError } from "../cli/errors.ts";
 import { print, printError } from "../cli/io.ts";
-import { configLocation, readLayer } from "../config/layers.ts";
-import { resolveConfig } from "../config/resolve.ts";
+import { commandConfig } from "../config/resolve.ts";
 import type { Config } from "../config/types.ts";
 import { matchRequest } from "../match/match.ts";
-import { processEnv } from "../paths.ts";
 import { buildDenial } from "../redirect/decide.ts";
 import { clip, formatDuration, localQuery, toolCall } from "../redirect/guidance.ts";
 import type { WebRequest } from "../redirect/request.ts";
@@ -42,8 +40,7 @@ function describeConfig(config: Config, looked: string[]): string[] {
 
 export function run(args: CheckArgs): number {
   const request = requestFrom(args);
-  const location = configLocation(args.values.config, processEnv, Deno.build.os, Deno.cwd());
-  const config = resolveConfig(location.paths.map(readLayer), location.explicit);
+  const { location, config } = commandConfig(args.values.config);
   for (const problem of config.problems) printError(`problem: ${problem}`);
 
   const matches = matchRequest(request, config.databases);

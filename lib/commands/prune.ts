@@ -1,9 +1,7 @@
 /** `docsearch-hook prune`: deletes captured data past the retention (config, or --older-than). */
 import { print, printError } from "../cli/io.ts";
 import { parseDuration } from "../cli/duration.ts";
-import { configLocation, readLayer } from "../config/layers.ts";
-import { resolveConfig } from "../config/resolve.ts";
-import { processEnv } from "../paths.ts";
+import { commandConfig } from "../config/resolve.ts";
 import { StateStore } from "../state/store.ts";
 import { noStateYet, openStateForCommand } from "./open_state.ts";
 
@@ -14,8 +12,7 @@ export interface PruneArgs {
 export function run({ values }: PruneArgs): number {
   let window = values["older-than"];
   if (window === undefined) {
-    const location = configLocation(values.config, processEnv, Deno.build.os, Deno.cwd());
-    window = `${resolveConfig(location.paths.map(readLayer), location.explicit).capture.retentionDays}d`;
+    window = `${commandConfig(values.config).config.capture.retentionDays}d`;
   }
   const before = Date.now() - parseDuration(window, "older-than");
   const { db, file } = openStateForCommand();

@@ -4,9 +4,7 @@
  */
 import { print, printError } from "../cli/io.ts";
 import { parseDuration } from "../cli/duration.ts";
-import { configLocation, readLayer } from "../config/layers.ts";
-import { resolveConfig } from "../config/resolve.ts";
-import { processEnv } from "../paths.ts";
+import { commandConfig } from "../config/resolve.ts";
 import { type StatsRows, statsRows } from "../state/report.ts";
 import { noStateYet, openStateForCommand } from "./open_state.ts";
 
@@ -167,8 +165,7 @@ export function formatStats(stats: Stats, window: string): string {
 
 /** Existing keywords, so they are not suggested again; a broken config only means no filtering. */
 function configuredKeywords(configFlag: string | undefined): Set<string> {
-  const location = configLocation(configFlag, processEnv, Deno.build.os, Deno.cwd());
-  const config = resolveConfig(location.paths.map(readLayer), location.explicit);
+  const { config } = commandConfig(configFlag);
   return new Set(config.databases.flatMap((d) => d.keywords.map((k) => k.toLowerCase())));
 }
 

@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 import { normalizeHost } from "../match/domains.ts";
-import type { LayerText } from "./layers.ts";
+import { type ConfigLocation, configLocation, type LayerText, readLayer } from "./layers.ts";
+import { processEnv } from "../paths.ts";
 import {
   type CaptureConfig,
   type Config,
@@ -288,4 +289,10 @@ function mergeCapture(capture: CaptureConfig, file: string, raw: unknown): strin
 
 function definedFields(entry: DatabaseEntry): Partial<DatabaseEntry> {
   return Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== undefined));
+}
+
+/** The config an interactive command sees: the usual lookup from the current directory, validated now. */
+export function commandConfig(flag: string | undefined): { location: ConfigLocation; config: Config } {
+  const location = configLocation(flag, processEnv, Deno.build.os, Deno.cwd());
+  return { location, config: resolveConfig(location.paths.map(readLayer), location.explicit) };
 }

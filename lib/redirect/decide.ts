@@ -7,7 +7,7 @@ import { hash53 } from "../hash.ts";
 import { type Match, matchRequest } from "../match/match.ts";
 import { denyOutput } from "../protocol/output.ts";
 import { denyContext, denyReason, type GuidanceOptions } from "./guidance.ts";
-import { requestIdentity, type WebRequest } from "./request.ts";
+import { requestIdentity, requestTarget, type WebRequest } from "./request.ts";
 import type { DenialRecord } from "../state/store.ts";
 
 /** The part of the state store the redirect needs (see StateStore); throws when the state is unavailable. */
@@ -59,7 +59,7 @@ export function decideRedirect(
         sessionId,
         requestKey,
         tool: request.tool,
-        request: redact(request.tool === "WebSearch" ? request.query : request.url),
+        request: redact(requestTarget(request)),
         databases: matches.map((m) => m.database.name),
         at: now,
       }, now - ttlMs);

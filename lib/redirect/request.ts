@@ -45,3 +45,7 @@ export function requestIdentity(request: WebRequest): string {
       : [request.tool, request.url],
   );
 }
+
+/** What the request asks the web for: the search query or the URL. */
+export const requestTarget = (request: WebRequest): string =>
+  request.tool === "WebSearch" ? request.query : request.url;
