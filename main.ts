@@ -25,6 +25,23 @@ const configOption = {
   description: "config file to use instead of the usual lookup (also DOCSEARCH_CONFIG)",
 } as const;
 
+const sessionOption = {
+  type: "string",
+  value: "ID",
+  description:
+    "the session (its id or the start of it); default: CLAUDE_CODE_SESSION_ID, else the latest session in this directory",
+} as const;
+
+const installOptions = {
+  commands: { type: "boolean", description: "the slash commands (the only part install handles so far)" },
+  scope: {
+    type: "string",
+    value: "SCOPE",
+    description: "user (~/.claude/commands, default) or project (.claude/commands)",
+  },
+  "dry-run": { type: "boolean", description: "print what would change, change nothing" },
+} as const;
+
 const COMMANDS = {
   hook: command({
     summary: "handle one agent hook event from stdin (the command the agent runs)",
@@ -56,6 +73,40 @@ const COMMANDS = {
       config: configOption,
     },
     run: async (args) => (await import("./lib/commands/check.ts")).run(args),
+  }),
+  disable: command({
+    summary: "turn a docs database or a feature (redirect, capture, context, all) off for one session",
+    usage: "docsearch-hook disable <name> [--session ID]",
+    options: { session: sessionOption, config: configOption },
+    run: async (args) => (await import("./lib/commands/switch.ts")).run("disable", args),
+  }),
+  enable: command({
+    summary: "turn back on what disable turned off for a session",
+    usage: "docsearch-hook enable <name> [--session ID]",
+    options: { session: sessionOption, config: configOption },
+    run: async (args) => (await import("./lib/commands/switch.ts")).run("enable", args),
+  }),
+  status: command({
+    summary: "what is on and off for a session, and why",
+    usage: "docsearch-hook status [--session ID] [--json]",
+    options: {
+      session: sessionOption,
+      json: { type: "boolean", description: "print the status as JSON" },
+      config: configOption,
+    },
+    run: async (args) => (await import("./lib/commands/status.ts")).run(args),
+  }),
+  install: command({
+    summary: "install the /docsearch:disable, /docsearch:enable and /docsearch:status slash commands",
+    usage: "docsearch-hook install --commands [--scope user|project] [--dry-run]",
+    options: installOptions,
+    run: async (args) => (await import("./lib/commands/install.ts")).install(args),
+  }),
+  uninstall: command({
+    summary: "remove the slash commands that install --commands wrote",
+    usage: "docsearch-hook uninstall --commands [--scope user|project] [--dry-run]",
+    options: installOptions,
+    run: async (args) => (await import("./lib/commands/install.ts")).uninstall(args),
   }),
   log: command({
     summary: "the latest observations the hook recorded",

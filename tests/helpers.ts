@@ -1,5 +1,5 @@
 /** Shared test helpers: config builders and a sandboxed runner for the real CLI. */
-import { type Config, type Database, DEFAULT_CAPTURE } from "../lib/config/types.ts";
+import { type Config, type Database, DEFAULT_CAPTURE, DEFAULT_CONTEXT } from "../lib/config/types.ts";
 
 export const ROOT = new URL("../", import.meta.url).pathname;
 export const fixture = (path: string): string => `${ROOT}fixtures/${path}`;
@@ -18,7 +18,14 @@ export function database(overrides: Partial<Database> & { name: string }): Datab
 }
 
 export function config(databases: Database[], escapeHatchTtlSeconds = 300): Config {
-  return { databases, escapeHatchTtlSeconds, capture: DEFAULT_CAPTURE, problems: [], files: [] };
+  return {
+    databases,
+    escapeHatchTtlSeconds,
+    capture: DEFAULT_CAPTURE,
+    context: DEFAULT_CONTEXT,
+    problems: [],
+    files: [],
+  };
 }
 
 let denoDirCache: string | undefined;

@@ -1,6 +1,7 @@
 /** The hook as a function of its input and injected environment, without a process. */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { type HookDeps, hookOutput } from "../lib/commands/hook.ts";
+import { NO_SWITCHES } from "../lib/switches/switches.ts";
 import { event, fixture } from "./helpers.ts";
 
 function deps(vars: Record<string, string>, opened: string[] = []): HookDeps {
@@ -52,6 +53,7 @@ Deno.test("hook core: an escape-hatch record failing inside the transaction stil
   const recorded: string[] = [];
   const state = {
     write: <T>(fn: () => T) => fn(),
+    switchesOf: () => NO_SWITCHES,
     retryOrRecord(): never {
       throw new Error("disk I/O error");
     },

@@ -3,14 +3,21 @@
  * Everything here is on the hot path: heavy modules (zod, SQLite) are imported only when an event needs them.
  */
 import { createRedactor } from "../capture/redact.ts";
+import { promptContext, sessionStartContext } from "../context/inject.ts";
 import { eventRecord } from "../capture/record.ts";
 import { escapeControl, print, printError } from "../cli/io.ts";
 import { configLocation } from "../config/layers.ts";
 import { loadConfig } from "../config/load.ts";
 import type { Config } from "../config/types.ts";
 import { type Env, type OS, processEnv, stateDir } from "../paths.ts";
-import { type HookEvent, parseHookEvent, readStdinSync, type StdinRead } from "../protocol/event.ts";
-import { ALLOW, type HookOutput } from "../protocol/output.ts";
+import {
+  type HookEvent,
+  parseHookEvent,
+  readStdinSync,
+  type StdinRead,
+  stringField,
+} from "../protocol/event.ts";
+import { ALLOW, contextOutput, type HookOutput } from "../protocol/output.ts";
 import {
   decideRedirect,
   type RedirectDecision,
@@ -20,10 +27,18 @@ import {
 import { webRequestFrom } from "../redirect/request.ts";
 import type { OpenOptions } from "../state/db.ts";
 import type { EventRecord } from "../state/store.ts";
+import {
+  killSwitchOn,
+  NO_SWITCHES,
+  type SessionSwitches,
+  type SessionView,
+  sessionView,
+} from "../switches/switches.ts";
 
 /** The state as the hook uses it (see StateStore). Every method throws when the state is unavailable. */
 export interface HookState extends RedirectState {
   write<T>(fn: () => T): T;
+  switchesOf(sessionId: string): SessionSwitches;
   record(entry: EventRecord): void;
 }
 
@@ -67,13 +82,6 @@ const KNOWN_EVENTS = new Set([
   "PreCompact",
 ]);
 
-const KILL_SWITCH_ON = new Set(["1", "true", "yes", "on"]);
-
-/** `DOCSEARCH_HOOK_DISABLED=1` (or true/yes/on) turns every hook action into a silent allow. */
-export function killSwitchOn(env: Env): boolean {
-  return KILL_SWITCH_ON.has(env("DOCSEARCH_HOOK_DISABLED")?.trim().toLowerCase() ?? "");
-}
-
 function configNote(config: Config): string | undefined {
   const [first, ...rest] = config.problems;
   if (first === undefined) return undefined;
@@ -105,9 +113,21 @@ async function openAccess(
   }
 }
 
+/** SessionStart's note on the local docs, or a hint on a prompt that mentions them. */
+function injectedContext(event: HookEvent, view: SessionView): string | undefined {
+  const name = event.hookEventName;
+  const text = name === "SessionStart"
+    ? sessionStartContext(view)
+    : name === "UserPromptSubmit"
+    ? promptContext(stringField(event.raw, "prompt") ?? "", view)
+    : undefined;
+  return text === undefined ? undefined : contextOutput(name, text);
+}
+
 /**
- * One event: the redirect's decision (PreToolUse on a web tool) and everything the event leaves in the state,
- * in one transaction. Without state the redirect still denies, it just cannot remember.
+ * One event, under the session's switches: the redirect's decision (PreToolUse on a web tool), the context to
+ * inject, and everything the event leaves in the state, in one transaction. Without state the redirect still
+ * denies (it just cannot remember) and context is still given, as if nothing were switched off.
  */
 async function handle(event: HookEvent, configFlag: string | undefined, deps: HookDeps): Promise<HookOutput> {
   const name = event.hookEventName;
@@ -121,27 +141,44 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
   const notes = [configNote(config)];
   const redactor = createRedactor(config.capture.redactPatterns, config.capture.excludeFiles);
   const access = await openAccess(name, dir, deps, notes);
-  const decide = (using: StateAccess) =>
-    request && decideRedirect(request, event.sessionId, config, using, now, redactor.redact);
+  const decide = (view: SessionView, using: StateAccess) =>
+    request && view.redirect
+      ? decideRedirect(request, event.sessionId, view.config, using, now, redactor.redact)
+      : undefined;
 
   let decision: RedirectDecision | undefined;
+  let context: string | undefined;
   let stateProblem = "unavailable" in access ? access.unavailable : undefined;
   const state = access.state;
   if (state !== undefined) {
     try {
       state.write(() => {
-        decision = decide(access);
+        const view = sessionView(config, state.switchesOf(event.sessionId));
+        decision = decide(view, access);
+        context = injectedContext(event, view);
         const redirect = request && decision && { request, decision };
         state.record(
-          eventRecord({ event, config, redactor, env: deps.env, now, hookMs: deps.elapsed(), redirect }),
+          eventRecord({
+            event,
+            config: view.config,
+            redactor,
+            env: deps.env,
+            now,
+            hookMs: deps.elapsed(),
+            redirect,
+          }),
         );
       });
     } catch (error) {
       stateProblem = describe(error);
     }
   }
-  // A failed transaction remembered nothing: decide again, without state.
-  if (stateProblem !== undefined) decision = decide({ unavailable: stateProblem });
+  // A failed transaction remembered nothing: decide again, without state (and so without switches).
+  if (stateProblem !== undefined) {
+    const view = sessionView(config, NO_SWITCHES);
+    decision = decide(view, { unavailable: stateProblem });
+    context = injectedContext(event, view);
+  }
   const denied = decision?.action === "deny" ? decision : undefined;
   // The escape-hatch record can fail on its own while the rest of the event is recorded.
   const lost = stateProblem ?? denied?.stateProblem;
@@ -155,7 +192,7 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
   // Paths and messages can carry control characters (a NUL in a cwd); stderr gets one clean line.
   const note = escapeControl(notes.filter(Boolean).join("; "));
   return {
-    stdout: denied?.output,
+    stdout: denied?.output ?? context,
     stderr: note ? `docsearch-hook: ${note}` : undefined,
   };
 }

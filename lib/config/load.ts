@@ -28,7 +28,10 @@ const isStringList = (value: unknown) => Array.isArray(value) && value.every((v)
 function isCachedConfig(value: unknown): value is Config {
   const config = value as Config | undefined;
   const capture = config?.capture;
+  const context = config?.context;
   return typeof config?.escapeHatchTtlSeconds === "number" && isStringList(config.problems) &&
+    typeof context?.enabled === "boolean" && typeof context.maxChars === "number" &&
+    typeof context.sessionStart === "boolean" && typeof context.userPrompt === "boolean" &&
     typeof capture?.enabled === "boolean" && typeof capture.retentionDays === "number" &&
     isStringList(capture.skipTools) && isStringList(capture.excludeFiles) &&
     Array.isArray(capture.redactPatterns) &&

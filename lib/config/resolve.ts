@@ -9,8 +9,10 @@ import { processEnv } from "../paths.ts";
 import {
   type CaptureConfig,
   type Config,
+  type ContextConfig,
   type Database,
   DEFAULT_CAPTURE,
+  DEFAULT_CONTEXT,
   DEFAULT_ESCAPE_HATCH_TTL_SECONDS,
   type RedactRule,
 } from "./types.ts";
@@ -35,6 +37,10 @@ const HINTS: Record<string, string> = {
   redact_patterns:
     'use a JavaScript regular expression, e.g. "corp-[0-9]{6}" or {"pattern": "corp-[0-9]{6}", "category": "ticket"}',
   exclude_files: 'use a list of file globs, e.g. ["*.tfvars", "deploy/secrets/**"]',
+  context: 'use an object, e.g. "context": {"max_chars": 1500, "user_prompt": false}',
+  max_chars: "use a whole number of characters from 100 to 10000, e.g. 1500",
+  session_start: "use true or false",
+  user_prompt: "use true or false",
 };
 
 const nonEmpty = z.string().trim().min(1);
@@ -73,6 +79,13 @@ const captureSection = z.object({
   exclude_files: z.array(nonEmpty).optional(),
 });
 
+const contextSection = z.object({
+  enabled: z.boolean().optional(),
+  max_chars: z.number().int().min(100).max(10000).optional(),
+  session_start: z.boolean().optional(),
+  user_prompt: z.boolean().optional(),
+});
+
 const redactPattern = z.union([
   z.string().min(1),
   z.object({
@@ -92,9 +105,10 @@ const redactPattern = z.union([
   return { pattern: rule.pattern, category: rule.category ?? "custom", ignoreCase };
 });
 
-const TOP_LEVEL_KEYS = new Set(["$schema", "databases", "escape_hatch_ttl_seconds", "capture"]);
+const TOP_LEVEL_KEYS = new Set(["$schema", "databases", "escape_hatch_ttl_seconds", "capture", "context"]);
 const ENTRY_KEYS = new Set(Object.keys(databaseEntry.shape));
 const CAPTURE_KEYS = new Set(Object.keys(captureSection.shape));
+const CONTEXT_KEYS = new Set(Object.keys(contextSection.shape));
 
 /** `databases[1].keywords[0]`, the form users search their file for. */
 export function jsonPath(path: readonly PropertyKey[]): string {
@@ -159,6 +173,7 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
   const merged = new Map<string, Pending>();
   let escapeHatchTtlSeconds = DEFAULT_ESCAPE_HATCH_TTL_SECONDS;
   const capture: CaptureConfig = structuredClone(DEFAULT_CAPTURE);
+  const context: ContextConfig = { ...DEFAULT_CONTEXT };
 
   for (const layer of layers) {
     const file = layer.path;
@@ -192,6 +207,7 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
       }
     }
     if (root.capture !== undefined) problems.push(...mergeCapture(capture, file, root.capture));
+    if (root.context !== undefined) problems.push(...mergeContext(context, file, root.context));
     if (root.databases === undefined) continue;
     if (!Array.isArray(root.databases)) {
       problems.push(problem(file, ["databases"], "not a list; file skipped"));
@@ -262,7 +278,7 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
       source,
     });
   }
-  return { databases, escapeHatchTtlSeconds, capture, problems, files };
+  return { databases, escapeHatchTtlSeconds, capture, context, problems, files };
 }
 
 /**
@@ -285,6 +301,19 @@ function mergeCapture(capture: CaptureConfig, file: string, raw: unknown): strin
     else problems.push(...zodProblems(file, [...base, "redact_patterns", i], rule.error, "pattern skipped"));
   });
   return problems;
+}
+
+/** Each layer overrides the fields it sets. */
+function mergeContext(context: ContextConfig, file: string, raw: unknown): string[] {
+  const base = ["context"];
+  const parsed = contextSection.safeParse(raw);
+  if (!parsed.success) return zodProblems(file, base, parsed.error, "context section ignored");
+  const section = parsed.data;
+  context.enabled = section.enabled ?? context.enabled;
+  context.maxChars = section.max_chars ?? context.maxChars;
+  context.sessionStart = section.session_start ?? context.sessionStart;
+  context.userPrompt = section.user_prompt ?? context.userPrompt;
+  return unknownKeys(file, base, raw as Record<string, unknown>, CONTEXT_KEYS);
 }
 
 function definedFields(entry: DatabaseEntry): Partial<DatabaseEntry> {

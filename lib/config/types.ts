@@ -35,10 +35,20 @@ export interface CaptureConfig {
   excludeFiles: string[];
 }
 
+/** What the hook tells the agent unasked: on SessionStart and on prompts that mention a database. */
+export interface ContextConfig {
+  enabled: boolean;
+  /** The injected text never exceeds this many characters. */
+  maxChars: number;
+  sessionStart: boolean;
+  userPrompt: boolean;
+}
+
 export interface Config {
   databases: Database[];
   escapeHatchTtlSeconds: number;
   capture: CaptureConfig;
+  context: ContextConfig;
   /** One line per problem: file, JSON path, what is wrong and how to fix it. */
   problems: string[];
   /** The config files that exist and were read, in layer order. */
@@ -53,4 +63,11 @@ export const DEFAULT_CAPTURE: CaptureConfig = {
   skipTools: [],
   redactPatterns: [],
   excludeFiles: [],
+};
+
+export const DEFAULT_CONTEXT: ContextConfig = {
+  enabled: true,
+  maxChars: 1500,
+  sessionStart: true,
+  userPrompt: true,
 };

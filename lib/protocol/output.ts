@@ -22,3 +22,8 @@ export function denyOutput(reason: string, additionalContext: string): string {
     },
   });
 }
+
+/** Context injection (SessionStart, UserPromptSubmit): the agent adds `additionalContext` to what it knows. */
+export function contextOutput(hookEventName: string, additionalContext: string): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext } });
+}

@@ -104,6 +104,8 @@ const MIGRATIONS: readonly string[] = [
      ms REAL NOT NULL
    );
    CREATE INDEX hook_runs_by_time ON hook_runs (at);`,
+  // Per-session switches (`disable` / `enable`): JSON, NULL when nothing is switched off.
+  `ALTER TABLE sessions ADD COLUMN switches TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -5,6 +5,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Observation } from "../capture/observe.ts";
 import type { OS } from "../paths.ts";
+import { parseSwitches, serializeSwitches, type SessionSwitches } from "../switches/switches.ts";
 import { BUSY_TIMEOUT_MS, type OpenOptions, openStateDb, waitForLock } from "./db.ts";
 import { sessionKey } from "./session_key.ts";
 
@@ -132,6 +133,35 @@ export class StateStore {
     return this.db.prepare(
       "SELECT request, tool FROM denials WHERE session_id = ? AND created_at >= ? ORDER BY id",
     ).all(sessionKey(sessionId), notBefore) as unknown as { request: string; tool: string }[];
+  }
+
+  /** The session's switches (none for a session not seen yet). */
+  switchesOf(sessionId: string): SessionSwitches {
+    const row = this.db.prepare("SELECT switches FROM sessions WHERE session_key = ?").get(
+      sessionKey(sessionId),
+    ) as { switches: string | null } | undefined;
+    return parseSwitches(row?.switches);
+  }
+
+  /**
+   * Reads and rewrites a session's switches in one transaction, so two commands cannot lose each other's
+   * change. `change` returns the new switches, or undefined to leave them. A session the hook has not seen
+   * yet is created, so that the switch holds from its first event on.
+   */
+  updateSwitches<T>(
+    sessionId: string,
+    now: number,
+    change: (current: SessionSwitches) => { switches?: SessionSwitches; result: T },
+  ): T {
+    return this.write(() => {
+      const { switches, result } = change(this.switchesOf(sessionId));
+      if (switches === undefined) return result;
+      this.db.prepare(
+        `INSERT INTO sessions (session_key, agent, first_seen, last_seen, switches) VALUES (?, 'unknown', ?, ?, ?)
+         ON CONFLICT (session_key) DO UPDATE SET switches = excluded.switches`,
+      ).run(sessionKey(sessionId), now, now, serializeSwitches(switches));
+      return result;
+    });
   }
 
   /** Returns the session's row id. */

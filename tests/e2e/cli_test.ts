@@ -9,8 +9,9 @@ Deno.test("--help, --version and help for a command", async () => {
   const help = await runCli(["--help"], { env: box.env });
   assertEquals([help.code, help.stderr], [0, ""]);
   match(help.stdout, /Usage: docsearch-hook <command>/);
-  match(help.stdout, /\n {2}hook {3}handle one agent hook event/);
-  match(help.stdout, /\n {2}check {2}dry run/);
+  match(help.stdout, /\n {2}hook +handle one agent hook event/);
+  match(help.stdout, /\n {2}check +dry run/);
+  match(help.stdout, /\n {2}disable +turn a docs database/);
   const version = await runCli(["--version"], { env: box.env });
   assertEquals(version, {
     code: 0,

@@ -1,0 +1,100 @@
+/**
+ * Which session `disable`, `enable` and `status` act on: `--session ID` (or the start of a known one), else
+ * the agent's own variable (Claude Code sets CLAUDE_CODE_SESSION_ID in its Bash tool, Ripperdoc
+ * RIPPERDOC_SESSION_ID), else the most recently active session in this directory.
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { CommandFailedError } from "../cli/errors.ts";
+import type { Env } from "../paths.ts";
+import { latestSessionIn, sessionById, type SessionRow, sessionsByPrefix } from "../state/sessions.ts";
+
+export interface SessionChoice {
+  id: string;
+  /** How it was chosen, for the user. */
+  via: string;
+  /** Undefined for a session the hook has not seen (yet). */
+  row?: SessionRow;
+}
+
+export const SESSION_VARIABLES = ["CLAUDE_CODE_SESSION_ID", "RIPPERDOC_SESSION_ID"] as const;
+
+export const SESSION_HINT = "pass --session ID (`docsearch-hook log` shows session ids), run it from the " +
+  "agent's project directory, or use the /docsearch:disable, /docsearch:enable, /docsearch:status " +
+  "slash commands inside Claude Code";
+
+function byFlag(flag: string, db: DatabaseSync | undefined): SessionChoice {
+  const exact = db && sessionById(db, flag);
+  if (exact) return { id: exact.id, via: "--session", row: exact };
+  const starting = db ? sessionsByPrefix(db, flag, 5) : [];
+  if (starting.length === 1) {
+    return { id: starting[0].id, via: "--session (start of its id)", row: starting[0] };
+  }
+  if (starting.length > 1) {
+    throw new CommandFailedError(
+      `several sessions start with "${flag}": ${starting.map((s) => s.id).join(", ")}`,
+      "give more of the session id",
+    );
+  }
+  return { id: flag, via: "--session" };
+}
+
+/**
+ * Empty values count as absent: a slash command passes `--session "${CLAUDE_SESSION_ID}"`, which older
+ * agents leave empty. `dirs` are this directory's spellings (as given, and with symlinks resolved).
+ */
+export function chooseSession(
+  flag: string | undefined,
+  env: Env,
+  dirs: readonly string[],
+  db: DatabaseSync | undefined,
+): SessionChoice | undefined {
+  if (flag?.trim()) return byFlag(flag.trim(), db);
+  for (const name of SESSION_VARIABLES) {
+    const id = env(name)?.trim();
+    if (id) return { id, via: name, row: db && sessionById(db, id) };
+  }
+  const row = db && latestSessionIn(db, dirs);
+  return row && { id: row.id, via: "latest session in this directory", row };
+}
+
+const realPath = (dir: string) => {
+  try {
+    return Deno.realPathSync(dir);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * This directory as the agent may have reported it: as the shell spells it ($PWD keeps symlinks, when it
+ * still names this directory) and with symlinks resolved.
+ */
+export function currentDirs(env: Env): string[] {
+  const cwd = Deno.cwd();
+  const real = realPath(cwd);
+  const pwd = env("PWD");
+  const shell = pwd && real !== undefined && realPath(pwd) === real ? pwd : undefined;
+  return [...new Set([cwd, shell, real].filter((d): d is string => d !== undefined))];
+}
+
+export function ago(ms: number, now: number): string {
+  const seconds = Math.max(0, Math.round((now - ms) / 1000));
+  if (seconds < 60) return "just now";
+  const [value, unit] = seconds < 3600
+    ? [Math.round(seconds / 60), "minute"]
+    : seconds < 86400
+    ? [Math.round(seconds / 3600), "hour"]
+    : [Math.round(seconds / 86400), "day"];
+  return `${value} ${unit}${value === 1 ? "" : "s"} ago`;
+}
+
+/** `session 3f2a… (CLAUDE_CODE_SESSION_ID; claude-code in /p, last active 2 minutes ago)`. */
+export function describeSession(choice: SessionChoice, now: number): string {
+  const row = choice.row;
+  const seen = row === undefined
+    ? "not seen by the hook yet"
+    : `${row.agent}${row.cwd ? ` in ${row.cwd}` : ""}, last active ${ago(row.lastSeen, now)}${
+      row.endedAt !== null ? ", ended" : ""
+    }`;
+  return `session ${choice.id} (${choice.via}; ${seen})`;
+}

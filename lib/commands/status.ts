@@ -1,0 +1,118 @@
+/** `docsearch-hook status`: what is on and off for a session, and why. */
+import { print } from "../cli/io.ts";
+import { commandConfig } from "../config/resolve.ts";
+import type { Config } from "../config/types.ts";
+import { type Env, processEnv } from "../paths.ts";
+import { type Candidate, switchCandidates } from "../switches/names.ts";
+import { killSwitchOn, NO_SWITCHES, offReason, type SessionSwitches } from "../switches/switches.ts";
+import { openStateForCommand } from "./open_state.ts";
+import {
+  chooseSession,
+  currentDirs,
+  describeSession,
+  SESSION_HINT,
+  type SessionChoice,
+} from "./session_target.ts";
+
+export interface SwitchLine {
+  kind: "feature" | "database";
+  name: string;
+  on: boolean;
+  /** Why it is off; absent when on. */
+  why?: string;
+  description: string;
+}
+
+export function switchLines(
+  candidates: readonly Candidate[],
+  config: Config,
+  switches: SessionSwitches,
+  killSwitch: boolean,
+): SwitchLine[] {
+  return candidates.map(({ target, name, description, aliases }) => {
+    const why = offReason(target, config, switches, killSwitch);
+    const topics = aliases.length > 0 ? ` (keywords: ${aliases.join(", ")})` : "";
+    return {
+      kind: target.kind,
+      name,
+      on: why === undefined,
+      ...(why === undefined ? {} : { why }),
+      description: description + topics,
+    };
+  });
+}
+
+/** Aligned lines under "Features" and "Databases"; `withState` adds on/off and why. */
+export function formatLines(lines: readonly SwitchLine[], withState: boolean): string {
+  const width = Math.max(...lines.map((l) => l.name.length));
+  const row = (l: SwitchLine) => {
+    const state = withState ? `${l.on ? "on " : "off"}  ` : "";
+    const why = withState && l.why ? `  [off: ${l.why}]` : "";
+    return `  ${l.name.padEnd(width)}  ${state}${l.description}${why}`;
+  };
+  const databases = lines.filter((l) => l.kind === "database");
+  return [
+    "Features:",
+    ...lines.filter((l) => l.kind === "feature").map(row),
+    "Databases:",
+    ...(databases.length > 0 ? databases.map(row) : ["  (none configured: see docsearch-hook check)"]),
+  ].join("\n");
+}
+
+export interface StatusReport {
+  session?: { id: string; via: string; seen: boolean; description: string };
+  killSwitch: boolean;
+  switches: SwitchLine[];
+  configFiles: string[];
+}
+
+export function statusReport(
+  config: Config,
+  choice: SessionChoice | undefined,
+  env: Env,
+  now: number,
+): StatusReport {
+  const switches = choice?.row?.switches ?? NO_SWITCHES;
+  const killSwitch = killSwitchOn(env);
+  return {
+    session: choice && {
+      id: choice.id,
+      via: choice.via,
+      seen: choice.row !== undefined,
+      description: describeSession(choice, now),
+    },
+    killSwitch,
+    switches: switchLines(switchCandidates(config), config, switches, killSwitch),
+    configFiles: config.files,
+  };
+}
+
+export function formatStatus(report: StatusReport): string {
+  const lines = [
+    report.session
+      ? `Status for ${report.session.description}:`
+      : `No session found for this directory (${SESSION_HINT}); showing what holds for every session:`,
+    formatLines(report.switches, true),
+  ];
+  if (report.killSwitch) {
+    lines.push("DOCSEARCH_HOOK_DISABLED is set: every hook action is a silent allow, in every session.");
+  }
+  lines.push(
+    `Config: ${report.configFiles.length > 0 ? report.configFiles.join(", ") : "no config file found"}`,
+    "Change for this session: docsearch-hook disable <name> / enable <name> (in Claude Code: /docsearch:disable, /docsearch:enable)",
+  );
+  return lines.join("\n");
+}
+
+export interface StatusArgs {
+  values: { session?: string; json?: boolean; config?: string };
+}
+
+export function run({ values }: StatusArgs): number {
+  const { config } = commandConfig(values.config);
+  const { db } = openStateForCommand();
+  const choice = chooseSession(values.session, processEnv, currentDirs(processEnv), db);
+  const report = statusReport(config, choice, processEnv, Date.now());
+  print(values.json ? JSON.stringify(report, null, 2) : formatStatus(report));
+  return 0;
+}

@@ -1,0 +1,132 @@
+/**
+ * `docsearch-hook disable <name>` / `enable <name>`: a database or a feature off (or back on) for one
+ * session only. Exit 0 when done or already so, 1 when the name matches nothing, several things, or a switch
+ * the config or `all` overrides.
+ */
+import { CommandFailedError } from "../cli/errors.ts";
+import { print } from "../cli/io.ts";
+import { commandConfig } from "../config/resolve.ts";
+import type { Config } from "../config/types.ts";
+import { processEnv } from "../paths.ts";
+import { StateStore } from "../state/store.ts";
+import { type Candidate, resolveSwitch, switchCandidates } from "../switches/names.ts";
+import {
+  changeSwitch,
+  killSwitchOn,
+  NO_SWITCHES,
+  type SwitchChange,
+  type SwitchTarget,
+} from "../switches/switches.ts";
+import { createStateForCommand, openStateForCommand } from "./open_state.ts";
+import { chooseSession, currentDirs, describeSession, SESSION_HINT } from "./session_target.ts";
+import { formatLines, switchLines } from "./status.ts";
+
+export type SwitchVerb = "disable" | "enable";
+
+export interface SwitchArgs {
+  values: { session?: string; config?: string };
+  positionals: string[];
+}
+
+function what(target: SwitchTarget): string {
+  return target.kind === "feature"
+    ? target.name === "all" ? "everything (all)" : `the ${target.name} feature`
+    : `the "${target.database.name}" docs`;
+}
+
+/** What turning it off means, in the user's terms. */
+function effectOff(target: SwitchTarget): string {
+  if (target.kind === "database") {
+    return `Web searches about ${target.database.name} pass through and it is left out of context hints.`;
+  }
+  return {
+    redirect: "Web searches pass through.",
+    capture: "Nothing more is recorded.",
+    context: "No more notes or hints about local docs.",
+    all: "docsearch-hook stays out of the way.",
+  }[target.name];
+}
+
+function usage(verb: SwitchVerb): string {
+  return `Usage: docsearch-hook ${verb} <name>  (in Claude Code: /docsearch:${verb} <name>)`;
+}
+
+const listing = (candidates: Candidate[], config: Config) =>
+  formatLines(switchLines(candidates, config, NO_SWITCHES, false), false);
+
+const capitalized = (text: string) => text[0].toUpperCase() + text.slice(1);
+
+export function changeMessage(verb: SwitchVerb, target: SwitchTarget, change: SwitchChange): string {
+  const thing = what(target);
+  const Thing = capitalized(thing);
+  switch (change.outcome) {
+    case "changed":
+      return verb === "disable"
+        ? `Disabled ${thing} for this session. ${effectOff(target)} Other sessions are not affected.`
+        : `Re-enabled ${thing} for this session.`;
+    case "already":
+      return verb === "disable"
+        ? `${Thing} is already disabled for this session.`
+        : `${Thing} is not disabled for this session.`;
+    case "config-off":
+      return verb === "disable"
+        ? `${Thing} is already off for every session (${change.why}).`
+        : `${Thing} stays off: ${change.why}, which a session switch cannot override.`;
+    case "under-all":
+      return `${Thing} is off because "all" is disabled for this session.`;
+  }
+}
+
+export function run(verb: SwitchVerb, { values, positionals }: SwitchArgs): number {
+  const { config } = commandConfig(values.config);
+  const candidates = switchCandidates(config);
+  const input = positionals.join(" ").trim();
+  if (input === "") {
+    print(
+      `What can be switched ${verb === "disable" ? "off" : "on"} for a session:\n${
+        listing(candidates, config)
+      }\n${usage(verb)}`,
+    );
+    return 0;
+  }
+  const resolution = resolveSwitch(input, candidates);
+  if (resolution.kind === "ambiguous") {
+    throw new CommandFailedError(
+      `several things match "${input}":\n${
+        resolution.candidates.map((c) => `  - ${c.name}: ${c.description}`).join("\n")
+      }`,
+      `be more specific: docsearch-hook ${verb} <exact name>`,
+    );
+  }
+  if (resolution.kind === "none") {
+    throw new CommandFailedError(
+      `nothing matches "${input}". What exists:\n${listing(candidates, config)}`,
+      `use one of the names above: docsearch-hook ${verb} <name>`,
+    );
+  }
+  const target = resolution.candidate.target;
+  const existing = openStateForCommand().db;
+  const choice = chooseSession(values.session, processEnv, currentDirs(processEnv), existing);
+  if (choice === undefined) {
+    throw new CommandFailedError(`no agent session found for ${Deno.cwd()}`, SESSION_HINT);
+  }
+  const store = new StateStore(existing ?? createStateForCommand());
+  const change = store.updateSwitches(choice.id, Date.now(), (current) => {
+    const result = changeSwitch(current, target, verb === "enable", config);
+    return { switches: result.outcome === "changed" ? result.switches : undefined, result };
+  });
+  const lines = [`In ${describeSession(choice, Date.now())}:`, changeMessage(verb, target, change)];
+  if (killSwitchOn(processEnv)) {
+    lines.push("Note: DOCSEARCH_HOOK_DISABLED is set, so the hook does nothing anyway.");
+  }
+  if (change.outcome === "changed" && verb === "disable") {
+    lines.push(`Turn it back on: docsearch-hook enable ${resolution.candidate.name}`);
+  }
+  if (change.outcome === "under-all") {
+    lines.push(
+      "Turn everything back on with: docsearch-hook enable all (then disable what should stay off).",
+    );
+  }
+  print(lines.join("\n"));
+  return change.outcome === "config-off" && verb === "enable" || change.outcome === "under-all" ? 1 : 0;
+}
