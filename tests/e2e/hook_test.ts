@@ -196,21 +196,13 @@ Deno.test("a 10 MB event is handled without hanging", async () => {
   allowed(await hook(box, huge));
 });
 
-Deno.test("events the redirect does not act on are a silent exit 0", async () => {
+Deno.test("events that neither the redirect nor context injection answer are a silent exit 0", async () => {
   await using box = await sandbox();
   await withUserConfig(box);
-  for (
-    const name of [
-      "SessionStart",
-      "SessionEnd",
-      "Stop",
-      "UserPromptSubmit",
-      "PostToolUse.Write",
-      "PostToolUseFailure.Bash",
-    ]
-  ) {
+  for (const name of ["SessionEnd", "Stop", "PostToolUse.Write", "PostToolUseFailure.Bash"]) {
     allowed(await hook(box, event(`${name}.json`)));
   }
+  allowed(await hook(box, event("UserPromptSubmit.json", { prompt: "Fix the failing auth test" })));
   allowed(await hook(box, event("PreToolUse.WebSearch.json", { hook_event_name: "SomethingNew" })));
 });
 
