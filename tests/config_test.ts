@@ -329,3 +329,26 @@ Deno.test("capture: an invalid pattern is reported with its JSON path and skippe
   );
   assertEquals(wrong.capture.retentionDays, 30);
 });
+
+Deno.test("context: defaults, each layer overriding what it sets, bad values reported with a fix", () => {
+  assertEquals(resolveConfig([], false).context, {
+    enabled: true,
+    maxChars: 1500,
+    sessionStart: true,
+    userPrompt: true,
+  });
+  const config = resolveConfig([
+    layer("user.json", { context: { max_chars: 800, user_prompt: false } }),
+    layer("project.json", { context: { session_start: false } }),
+  ], false);
+  assertEquals(config.problems, []);
+  assertEquals(config.context, { enabled: true, maxChars: 800, sessionStart: false, userPrompt: false });
+  const wrong = resolveConfig([layer("w.json", { context: { max_chars: 50, enabeld: false } })], true);
+  match(
+    wrong.problems[0],
+    /^w\.json: context\.max_chars: .*context section ignored \(fix: use a whole number of characters/,
+  );
+  assertEquals(wrong.context.maxChars, 1500);
+  const typo = resolveConfig([layer("t.json", { context: { enabeld: false } })], true);
+  match(typo.problems[0], /^t\.json: context\.enabeld: unknown field, ignored/);
+});

@@ -1,7 +1,9 @@
 /** The hook as a function of its input and injected environment, without a process. */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { type HookDeps, hookOutput } from "../lib/commands/hook.ts";
-import { NO_SWITCHES } from "../lib/switches/switches.ts";
+import type { HookOutput } from "../lib/protocol/output.ts";
+import type { EventRecord } from "../lib/state/store.ts";
+import { type Feature, NO_SWITCHES, type SessionSwitches } from "../lib/switches/switches.ts";
 import { event, fixture } from "./helpers.ts";
 
 function deps(vars: Record<string, string>, opened: string[] = []): HookDeps {
@@ -66,4 +68,65 @@ Deno.test("hook core: an escape-hatch record failing inside the transaction stil
   ok(out.stdout?.includes('"permissionDecision":"deny"'));
   assertEquals(out.stderr, "docsearch-hook: state unavailable, denial not remembered: disk I/O error");
   assertEquals(recorded, ["PreToolUse"]);
+});
+
+/** A state that keeps what the hook records and answers with the given switches. */
+function fakeState(switches: SessionSwitches) {
+  const recorded: EventRecord[] = [];
+  const state = {
+    write: <T>(fn: () => T) => fn(),
+    switchesOf: () => switches,
+    retryOrRecord: () => "recorded" as const,
+    record: (entry: EventRecord) => void recorded.push(entry),
+  };
+  return { recorded, deps: { ...deps({ HOME: "/nowhere" }), openState: () => Promise.resolve(state) } };
+}
+
+const silent = (out: HookOutput) => assertEquals([out.stdout, out.stderr], [undefined, undefined]);
+
+const off = (features: Feature[], databases: string[] = []): SessionSwitches => ({ features, databases });
+
+Deno.test("hook core: with redirect switched off for the session a matching search passes and no denial is kept", async () => {
+  const { recorded, deps } = fakeState(off(["redirect"]));
+  silent(await hookOutput(input(event("PreToolUse.WebSearch.json")), seed, deps));
+  assertEquals(recorded.map((r) => [r.event, r.denied, r.observation]), [[
+    "PreToolUse",
+    undefined,
+    undefined,
+  ]]);
+});
+
+Deno.test("hook core: a switched-off database no longer denies, the others still do", async () => {
+  const multi = event("PreToolUse.WebSearch.json", { tool_input: { query: "gitlab runner on kubernetes" } });
+  const config = fixture("config/seed.json");
+  const both = await hookOutput(input(multi), config, fakeState(NO_SWITCHES).deps);
+  const reason = JSON.parse(both.stdout!).hookSpecificOutput.permissionDecisionReason as string;
+  ok(reason.includes("IN PARALLEL"), reason);
+  const { recorded, deps } = fakeState(off([], ["gitlab"]));
+  const one = await hookOutput(input(multi), config, deps);
+  const narrowed = JSON.parse(one.stdout!).hookSpecificOutput.permissionDecisionReason as string;
+  ok(!narrowed.includes("IN PARALLEL") && !narrowed.includes('"gitlab"'), narrowed);
+  assertEquals(recorded[0].denied?.databases.map((d) => d.name), ["kubernetes"]);
+});
+
+Deno.test("hook core: SessionStart answers with context; capture switched off records no observation", async () => {
+  const { recorded, deps } = fakeState(off(["capture"]));
+  const out = await hookOutput(input(event("SessionStart.json")), seed, deps);
+  const output = JSON.parse(out.stdout!).hookSpecificOutput;
+  assertEquals(output.hookEventName, "SessionStart");
+  match(output.additionalContext, /search it before the web/);
+  assertEquals([recorded.length, recorded[0].observation], [1, undefined]);
+  // "all" off: the session is still touched (so `enable` finds it), nothing else happens.
+  const all = fakeState(off(["all"]));
+  silent(await hookOutput(input(event("SessionStart.json")), seed, all.deps));
+  assertEquals([all.recorded[0].event, all.recorded[0].observation], ["SessionStart", undefined]);
+});
+
+Deno.test("hook core: without state, context is still given as if nothing were switched off", async () => {
+  const out = await hookOutput(input(event("UserPromptSubmit.json")), seed, deps({ HOME: "/nowhere" }));
+  match(JSON.parse(out.stdout!).hookSpecificOutput.additionalContext, /local/);
+  assertEquals(
+    out.stderr,
+    "docsearch-hook: state unavailable, UserPromptSubmit not recorded: no state in this test",
+  );
 });

@@ -3,6 +3,7 @@ import { DatabaseSync } from "node:sqlite";
 import { openStateDb, SCHEMA_VERSION, stateDbPath, StateSchemaTooNewError } from "../lib/state/db.ts";
 import { StateStore } from "../lib/state/store.ts";
 import { sessionKey } from "../lib/state/session_key.ts";
+import { latestSessionIn, sessionById, sessionsByPrefix } from "../lib/state/sessions.ts";
 
 async function withDir(fn: (dir: string) => void | Promise<void>) {
   const dir = await Deno.makeTempDir();
@@ -152,4 +153,73 @@ Deno.test("the request text kept for people is clipped", () =>
     const store = new StateStore(openStateDb(dir, "linux"));
     store.retryOrRecord(record("s", 1, "q".repeat(10_000)), 0);
     assertEquals(store.pending("s", 0)[0].request.length, 2000);
+  }));
+
+const touch = (sessionId: string, cwd: string, at: number) => ({
+  event: "SessionStart",
+  session: { sessionId, cwd, agent: "claude-code", at, source: "startup" },
+  hookMs: 1,
+});
+
+Deno.test("switches: kept per session, read back by the hook, created for an unseen session", () =>
+  withDir((dir) => {
+    const store = new StateStore(openStateDb(dir, "linux"));
+    store.record(touch("a", "/p", 1));
+    store.record(touch("b", "/p", 2));
+    const result = store.updateSwitches("a", 3, (current) => {
+      assertEquals(current, { features: [], databases: [] });
+      return { switches: { features: ["redirect"], databases: ["gitlab"] }, result: "done" };
+    });
+    assertEquals(result, "done");
+    assertEquals(store.switchesOf("a"), { features: ["redirect"], databases: ["gitlab"] });
+    assertEquals(store.switchesOf("b"), { features: [], databases: [] });
+    // A later event of the session keeps its switches (the upsert does not touch them).
+    store.record(touch("a", "/p", 4));
+    assertEquals(store.switchesOf("a").features, ["redirect"]);
+    // Leaving them as they are writes nothing.
+    store.updateSwitches("c", 5, () => ({ result: 0 }));
+    assertEquals(sessionById(store.db, "c"), undefined);
+    store.updateSwitches("new", 5, () => ({ switches: { features: ["capture"], databases: [] }, result: 0 }));
+    assertEquals(sessionById(store.db, "new")?.agent, "unknown");
+    store.record(touch("new", "/q", 6));
+    assertEquals(
+      [sessionById(store.db, "new")?.agent, sessionById(store.db, "new")?.switches.features],
+      ["claude-code", ["capture"]],
+    );
+    store.db.close();
+  }));
+
+Deno.test("sessions for the commands: by id, by the start of one, the latest in a directory", () =>
+  withDir((dir) => {
+    const store = new StateStore(openStateDb(dir, "linux"));
+    store.record(touch("abc-1", "/p", 10));
+    store.record(touch("abc-2", "/p", 30));
+    store.record(touch("xyz-1", "/q", 20));
+    store.record(touch("100%\u0000odd", "/r", 5));
+    assertEquals(sessionById(store.db, "abc-1")?.cwd, "/p");
+    assertEquals(sessionById(store.db, "abc"), undefined);
+    assertEquals(sessionsByPrefix(store.db, "abc", 5).map((s) => s.id), ["abc-2", "abc-1"]);
+    assertEquals(sessionsByPrefix(store.db, "xy", 5).map((s) => s.id), ["xyz-1"]);
+    assertEquals(sessionsByPrefix(store.db, "100%", 5).length, 1);
+    assertEquals(latestSessionIn(store.db, ["/p"])?.id, "abc-2");
+    assertEquals(latestSessionIn(store.db, ["/nowhere", "/q"])?.id, "xyz-1");
+    assertEquals(latestSessionIn(store.db, []), undefined);
+    store.db.close();
+  }));
+
+Deno.test("a schema-2 database gains the switches column and keeps its sessions", () =>
+  withDir((dir) => {
+    const file = stateDbPath(dir, "linux");
+    const raw = new DatabaseSync(file);
+    raw.exec(`CREATE TABLE sessions (id INTEGER PRIMARY KEY, session_key TEXT NOT NULL UNIQUE, cwd TEXT,
+      agent TEXT NOT NULL, first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, source TEXT,
+      ended_at INTEGER, end_reason TEXT);
+      INSERT INTO sessions (session_key, cwd, agent, first_seen, last_seen) VALUES ('old', '/p', 'claude-code', 1, 2);
+      PRAGMA user_version = 2;`);
+    raw.close();
+    const db = openStateDb(dir, "linux");
+    assertEquals({ ...db.prepare("PRAGMA user_version").get() }, { user_version: SCHEMA_VERSION });
+    const old = sessionById(db, "old");
+    assertEquals([old?.cwd, old?.switches], ["/p", { features: [], databases: [] }]);
+    db.close();
   }));
