@@ -75,7 +75,7 @@ interface Case {
   /** Returns the stdin for one run, after any setup that must not be timed. */
   prepare: () => string;
   /** What stdout must look like, so that a broken hook cannot look fast. */
-  expect: "deny" | "empty" | "any";
+  expect: "deny" | "context" | "empty" | "any";
   env?: Record<string, string>;
 }
 
@@ -141,6 +141,25 @@ const cases: Case[] = [
     expect: "empty",
   },
   {
+    name: "SessionStart (context)",
+    script: "main.ts",
+    prepare: () => event("SessionStart.json", { session_id: freshSession() }),
+    expect: "context",
+  },
+  {
+    name: "UserPromptSubmit, mentions a database (context)",
+    script: "main.ts",
+    prepare: () => event("UserPromptSubmit.json", { session_id: freshSession() }),
+    expect: "context",
+  },
+  {
+    name: "UserPromptSubmit, unrelated (silent)",
+    script: "main.ts",
+    prepare: () =>
+      event("UserPromptSubmit.json", { session_id: freshSession(), prompt: "fix the failing test" }),
+    expect: "empty",
+  },
+  {
     name: `WebSearch, matching (deny), ${LARGE / 1000}k observations`,
     script: "main.ts",
     prepare: () => webSearch("how to configure gitlab ci runners", freshSession()),
@@ -187,9 +206,12 @@ async function runOnce(c: Case): Promise<{ ms: number; ok: boolean }> {
     stdin,
   });
   const ms = performance.now() - start;
-  const ok = out.code === 0 && out.stderr === "" &&
-    (c.expect === "any" ||
-      (c.expect === "empty" ? out.stdout === "" : out.stdout.includes('"permissionDecision":"deny"')));
+  const ok = out.code === 0 && out.stderr === "" && {
+    any: true,
+    empty: out.stdout === "",
+    deny: out.stdout.includes('"permissionDecision":"deny"'),
+    context: out.stdout.includes('"additionalContext"') && !out.stdout.includes("permissionDecision"),
+  }[c.expect];
   return { ms, ok };
 }
 
