@@ -20,7 +20,9 @@ export function selfCommand(): string[] {
   const exec = Deno.execPath();
   const name = exec.slice(Math.max(exec.lastIndexOf("/"), exec.lastIndexOf("\\")) + 1);
   if (name !== "deno" && name !== "deno.exe") return [exec];
-  return [exec, "run", "-A", new URL("../../main.ts", import.meta.url).pathname];
+  // --quiet: Deno's own download notes would otherwise show up in the slash command's output.
+  const root = new URL("../../", import.meta.url).pathname;
+  return [exec, "run", "-A", "--quiet", `--config=${root}deno.json`, `${root}main.ts`];
 }
 
 function commandsDir(scope: Scope): string {
