@@ -40,7 +40,8 @@ export function excerpt(text: string, limit: number, redactor: Redactor): string
   return `${cut.trimEnd()} …`;
 }
 
-const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+/** "1 line", "3 lines". */
+export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 const str = (record: Record<string, unknown> | undefined, key: string) =>
   record === undefined ? undefined : stringField(record, key);

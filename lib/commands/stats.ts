@@ -2,6 +2,7 @@
  * `docsearch-hook stats`: what the redirect achieved (denied → local tool called, or escaped back to the
  * web), what the web was asked that no database covers, and what the hook itself costs.
  */
+import { count } from "../capture/summary.ts";
 import { print, printError } from "../cli/io.ts";
 import { parseDuration } from "../cli/duration.ts";
 import { commandConfig } from "../config/resolve.ts";
@@ -36,7 +37,7 @@ export interface Stats {
   sessions: { total: number; byAgent: Record<string, number> };
   observations: number;
   outcomes: Record<string, number>;
-  latencyMs: { decision: Latency; capture: Latency };
+  latencyMs: { decision: Latency; context: Latency; capture: Latency };
 }
 
 const rates = (r: { denied: number; followed: number; escaped: number }): Rates => ({
@@ -115,12 +116,17 @@ export function buildStats(rows: StatsRows, since: number, keywords: ReadonlySet
     },
     observations: rows.observations,
     outcomes: Object.fromEntries(rows.outcomes.map((o) => [o.outcome, o.count])),
-    latencyMs: { decision: latency(rows.latency.decision), capture: latency(rows.latency.capture) },
+    latencyMs: {
+      decision: latency(rows.latency.decision),
+      context: latency(rows.latency.context),
+      capture: latency(rows.latency.capture),
+    },
   };
 }
 
 const share = (rate: number | null) => rate === null ? "–" : `${Math.round(rate * 100)}%`;
-const ms = (l: Latency) => l.count === 0 ? "no runs" : `p50 ${l.p50} ms, p95 ${l.p95} ms (${l.count} runs)`;
+const ms = (l: Latency) =>
+  l.count === 0 ? "no runs" : `p50 ${l.p50} ms, p95 ${l.p95} ms (${count(l.count, "run")})`;
 
 export function formatStats(stats: Stats, window: string): string {
   const r = stats.redirects;
@@ -158,7 +164,8 @@ export function formatStats(stats: Stats, window: string): string {
     "",
     `Sessions: ${stats.sessions.total}${agents ? ` (${agents})` : ""}`,
     `Observations: ${stats.observations}${outcomes ? ` (${outcomes})` : ""}`,
-    `Hook latency: web decisions ${ms(stats.latencyMs.decision)}; capture ${ms(stats.latencyMs.capture)}`,
+    `Hook latency: web decisions ${ms(stats.latencyMs.decision)}; context ${ms(stats.latencyMs.context)}; ` +
+      `capture ${ms(stats.latencyMs.capture)}`,
   );
   return lines.join("\n");
 }
@@ -182,7 +189,7 @@ export function run({ values }: StatsArgs): number {
     sessions: [],
     outcomes: [],
     observations: 0,
-    latency: { decision: [], capture: [] },
+    latency: { decision: [], context: [], capture: [] },
   };
   const stats = buildStats(rows ?? empty, since, configuredKeywords(values.config));
   print(values.json ? JSON.stringify(stats, null, 2) : formatStats(stats, window));

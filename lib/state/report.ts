@@ -44,11 +44,13 @@ export interface StatsRows {
   sessions: { agent: string; count: number }[];
   outcomes: { outcome: string; count: number }[];
   observations: number;
-  /** The hook's own latency per invocation, in ms, by kind of event. */
-  latency: { decision: number[]; capture: number[] };
+  /** The hook's own latency per invocation, in ms: web decisions, context answers, capture. */
+  latency: { decision: number[]; context: number[]; capture: number[] };
 }
 
 const MAX_UNMATCHED = 5000;
+/** Events the agent waits on for injected context. */
+const CONTEXT_EVENTS = new Set(["SessionStart", "UserPromptSubmit"]);
 
 export function statsRows(db: DatabaseSync, since: number): StatsRows {
   const all = <T>(sql: string, ...params: (number | string)[]) =>
@@ -87,7 +89,8 @@ export function statsRows(db: DatabaseSync, since: number): StatsRows {
         .n,
     latency: {
       decision: runs.filter((r) => r.event === "PreToolUse").map((r) => r.ms),
-      capture: runs.filter((r) => r.event !== "PreToolUse").map((r) => r.ms),
+      context: runs.filter((r) => CONTEXT_EVENTS.has(r.event)).map((r) => r.ms),
+      capture: runs.filter((r) => r.event !== "PreToolUse" && !CONTEXT_EVENTS.has(r.event)).map((r) => r.ms),
     },
   };
 }

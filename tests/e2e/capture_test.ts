@@ -122,7 +122,10 @@ Deno.test("replay: a realistic session leaves the expected rows, correct stats a
   assertEquals(parsed.keywordSuggestions, [{ term: "terraform", count: 2 }]);
   assertEquals(parsed.sessions, { total: 1, byAgent: { "claude-code": 1 } });
   assertEquals(parsed.outcomes, { ok: 9, "no-match": 3, denied: 3, escaped: 1, failed: 1, passed: 1 });
-  assertEquals([parsed.latencyMs.decision.count, parsed.latencyMs.capture.count], [7, 20]);
+  assertEquals(
+    [parsed.latencyMs.decision.count, parsed.latencyMs.context.count, parsed.latencyMs.capture.count],
+    [7, 1, 19],
+  );
   ok(parsed.latencyMs.capture.p50 > 0 && parsed.latencyMs.capture.p95 >= parsed.latencyMs.capture.p50);
 
   const log = await runCli(["log", "--limit", "3"], { env: box.env });
