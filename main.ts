@@ -29,7 +29,7 @@ const sessionOption = {
   type: "string",
   value: "ID",
   description:
-    "the session (its id or the start of it); default: CLAUDE_CODE_SESSION_ID, else the latest session in this directory",
+    "the session (its id or the start of it); default: CLAUDE_CODE_SESSION_ID or RIPPERDOC_SESSION_ID, else the latest session in this directory",
 } as const;
 
 const installOptions = {
@@ -40,6 +40,12 @@ const installOptions = {
     description: "user (~/.claude/commands, default) or project (.claude/commands)",
   },
   "dry-run": { type: "boolean", description: "print what would change, change nothing" },
+} as const;
+
+/** The slash commands pass it: Claude Code hides a failed `!` command's output, so failures must exit 0 too. */
+const slashOption = {
+  type: "boolean",
+  description: "print every message, errors too, on stdout and exit 0 (used by the slash commands)",
 } as const;
 
 const COMMANDS = {
@@ -77,13 +83,13 @@ const COMMANDS = {
   disable: command({
     summary: "turn a docs database or a feature (redirect, capture, context, all) off for one session",
     usage: "docsearch-hook disable <name> [--session ID]",
-    options: { session: sessionOption, config: configOption },
+    options: { session: sessionOption, config: configOption, slash: slashOption },
     run: async (args) => (await import("./lib/commands/switch.ts")).run("disable", args),
   }),
   enable: command({
     summary: "turn back on what disable turned off for a session",
     usage: "docsearch-hook enable <name> [--session ID]",
-    options: { session: sessionOption, config: configOption },
+    options: { session: sessionOption, config: configOption, slash: slashOption },
     run: async (args) => (await import("./lib/commands/switch.ts")).run("enable", args),
   }),
   status: command({
@@ -93,6 +99,7 @@ const COMMANDS = {
       session: sessionOption,
       json: { type: "boolean", description: "print the status as JSON" },
       config: configOption,
+      slash: slashOption,
     },
     run: async (args) => (await import("./lib/commands/status.ts")).run(args),
   }),
@@ -209,18 +216,18 @@ async function runCommand(name: CommandName, argv: string[]): Promise<number> {
       printError(`docsearch-hook ${name}: ${message}; allowing`);
       return 0;
     }
+    const slash = "slash" in spec.options && argv.includes("--slash");
+    const report = (text: string, exitCode: number) => {
+      (slash ? print : printError)(`docsearch-hook ${name}: ${text}`);
+      return slash ? 0 : exitCode;
+    };
     if (error instanceof UsageError) {
-      printError(
-        `docsearch-hook ${name}: ${message}\nUsage: ${spec.usage}\nMore: docsearch-hook ${name} --help`,
-      );
-      return error.exitCode;
+      return report(`${message}\nUsage: ${spec.usage}\nMore: docsearch-hook ${name} --help`, error.exitCode);
     }
     if (error instanceof CommandFailedError) {
-      printError(`docsearch-hook ${name}: ${message}${error.hint ? `\n  fix: ${error.hint}` : ""}`);
-      return error.exitCode;
+      return report(`${message}${error.hint ? `\n  fix: ${error.hint}` : ""}`, error.exitCode);
     }
-    printError(`docsearch-hook ${name}: unexpected error: ${error instanceof Error ? error.stack : message}`);
-    return 1;
+    return report(`unexpected error: ${error instanceof Error ? error.stack : message}`, 1);
   }
 }
 

@@ -53,3 +53,9 @@ export function stateDir(env: Env, os: OS): string | undefined {
   const home = homeDir(env, os);
   return home ? join(os, home, ".local", "state", "docsearch-hook") : undefined;
 }
+
+/** A `file:` URL as a path: percent-escapes decoded (a space is %20), no leading "/" before a Windows drive. */
+export function fileUrlPath(url: URL, os: OS): string {
+  const path = decodeURIComponent(url.pathname);
+  return os === "windows" ? path.replace(/^\/([a-zA-Z]:)/, "$1").replaceAll("/", "\\") : path;
+}

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { describeOptions, parseArgv } from "../lib/cli/args.ts";
 import { UsageError } from "../lib/cli/errors.ts";
-import { homeDir, isAbsolute, join, stateDir } from "../lib/paths.ts";
+import { fileUrlPath, homeDir, isAbsolute, join, stateDir } from "../lib/paths.ts";
 import { VERSION } from "../lib/version.ts";
 import { ROOT } from "./helpers.ts";
 
@@ -76,4 +76,16 @@ Deno.test("paths: the state directory follows DOCSEARCH_HOME, then the platform 
 
 Deno.test("the version constant matches deno.json", () => {
   assertEquals(VERSION, JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).version);
+});
+
+Deno.test("paths: file URLs become paths with escapes decoded, Windows drives without a leading slash", () => {
+  assertEquals(
+    fileUrlPath(new URL("file:///home/me/my%20checkout/main.ts"), "linux"),
+    "/home/me/my checkout/main.ts",
+  );
+  assertEquals(fileUrlPath(new URL("file:///opt/50%25/x.ts"), "darwin"), "/opt/50%/x.ts");
+  assertEquals(
+    fileUrlPath(new URL("file:///C:/Users/Me/docsearch%20hook/main.ts"), "windows"),
+    "C:\\Users\\Me\\docsearch hook\\main.ts",
+  );
 });

@@ -76,7 +76,16 @@ Deno.test("prompt: several databases mentioned are listed, to search in parallel
 });
 
 Deno.test("prompt: nothing at all for unrelated prompts and where context is off", () => {
-  for (const prompt of ["Fix the failing auth test", "", "   ", "ungitlabbed reactor c#x", "netlify"]) {
+  for (
+    const prompt of [
+      "Fix the failing auth test",
+      "",
+      "   ",
+      "ungitlabbed reactor c#x",
+      "netlify",
+      "/docsearch:disable gitlab",
+    ]
+  ) {
     equal(promptContext(prompt, view()), undefined, prompt);
   }
   const prompt = "gitlab pipelines";
@@ -106,15 +115,19 @@ Deno.test("size: never over max_chars, whole lines kept, the rest counted", () =
     const prompt = promptContext(many.map((d) => d.keywords[0]).join(" "), view(cfg))!;
     ok(prompt.length <= maxChars, `${maxChars}: ${prompt.length}`);
     if (maxChars >= 400) {
-      const omitted = /… and (\d+) more: run `docsearch-hook status`/.exec(start);
+      const omitted = /\n… and (\d+) more(?:: ([\w, ]+))?$/.exec(start);
       ok(omitted, start);
+      // Named when the names fit (the last of them too), else counted.
+      if (omitted[2] !== undefined) {
+        assertEquals(omitted[2].split(", "), many.slice(-Number(omitted[1])).map((d) => d.name));
+      }
       const listed = start.split("\n").filter((line) => line.startsWith("- docs")).length;
       equal(listed + Number(omitted[1]), many.length);
     }
   }
   // Within the limit nothing is cut.
   const roomy = sessionStartContext(view(withContext(undefined, { maxChars: 10000 })))!;
-  ok(!roomy.includes("more: run"));
+  ok(!roomy.includes("… and"));
 });
 
 Deno.test("clipTo: at most max units, never half a surrogate pair", () => {

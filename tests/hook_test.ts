@@ -130,3 +130,23 @@ Deno.test("hook core: without state, context is still given as if nothing were s
     "docsearch-hook: state unavailable, UserPromptSubmit not recorded: no state in this test",
   );
 });
+
+Deno.test("hook core: the session's switches hold when the write lock is busy and nothing can be recorded", async () => {
+  const { deps } = fakeState(off(["redirect"]));
+  const state = await deps.openState();
+  const locked = {
+    ...deps,
+    openState: () =>
+      Promise.resolve({
+        ...state,
+        write: (): never => {
+          throw new Error("database is locked");
+        },
+      }),
+  };
+  const out = await hookOutput(input(event("PreToolUse.WebSearch.json")), seed, locked);
+  assertEquals(out, {
+    stdout: undefined,
+    stderr: "docsearch-hook: state unavailable, PreToolUse not recorded: database is locked",
+  });
+});

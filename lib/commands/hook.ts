@@ -150,10 +150,13 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
   let context: string | undefined;
   let stateProblem = "unavailable" in access ? access.unavailable : undefined;
   const state = access.state;
+  // Read before taking the write lock: in WAL mode a read never waits for a writer, so the session's own
+  // switches hold even when the lock is busy and the event cannot be recorded.
+  let view = sessionView(config, NO_SWITCHES);
   if (state !== undefined) {
     try {
+      view = sessionView(config, state.switchesOf(event.sessionId));
       state.write(() => {
-        const view = sessionView(config, state.switchesOf(event.sessionId));
         decision = decide(view, access);
         context = injectedContext(event, view);
         const redirect = request && decision && { request, decision };
@@ -173,9 +176,8 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
       stateProblem = describe(error);
     }
   }
-  // A failed transaction remembered nothing: decide again, without state (and so without switches).
+  // A failed transaction remembered nothing: decide again without state, under the switches if they were read.
   if (stateProblem !== undefined) {
-    const view = sessionView(config, NO_SWITCHES);
     decision = decide(view, { unavailable: stateProblem });
     context = injectedContext(event, view);
   }

@@ -6,7 +6,7 @@
 import { CommandFailedError, UsageError } from "../cli/errors.ts";
 import { print } from "../cli/io.ts";
 import { type CommandFile, MARKER, slashCommandFiles } from "../install/slash_commands.ts";
-import { homeDir, join, processEnv } from "../paths.ts";
+import { fileUrlPath, homeDir, join, processEnv } from "../paths.ts";
 
 export interface InstallArgs {
   values: { commands?: boolean; scope?: string; "dry-run"?: boolean };
@@ -21,8 +21,8 @@ export function selfCommand(): string[] {
   const name = exec.slice(Math.max(exec.lastIndexOf("/"), exec.lastIndexOf("\\")) + 1);
   if (name !== "deno" && name !== "deno.exe") return [exec];
   // --quiet: Deno's own download notes would otherwise show up in the slash command's output.
-  const root = new URL("../../", import.meta.url).pathname;
-  return [exec, "run", "-A", "--quiet", `--config=${root}deno.json`, `${root}main.ts`];
+  const file = (name: string) => fileUrlPath(new URL(`../../${name}`, import.meta.url), Deno.build.os);
+  return [exec, "run", "-A", "--quiet", `--config=${file("deno.json")}`, file("main.ts")];
 }
 
 function commandsDir(scope: Scope): string {

@@ -91,10 +91,9 @@ export function ago(ms: number, now: number): string {
 /** `session 3f2a… (CLAUDE_CODE_SESSION_ID; claude-code in /p, last active 2 minutes ago)`. */
 export function describeSession(choice: SessionChoice, now: number): string {
   const row = choice.row;
-  const seen = row === undefined
-    ? "not seen by the hook yet"
-    : `${row.agent}${row.cwd ? ` in ${row.cwd}` : ""}, last active ${ago(row.lastSeen, now)}${
-      row.endedAt !== null ? ", ended" : ""
-    }`;
+  if (row === undefined) return `session ${choice.id} (${choice.via}; not seen by the hook yet)`;
+  const known = [row.agent === "unknown" ? "" : row.agent, row.cwd ? `in ${row.cwd}` : ""].filter(Boolean);
+  const seen = [known.join(" "), `last active ${ago(row.lastSeen, now)}`, row.endedAt !== null ? "ended" : ""]
+    .filter(Boolean).join(", ");
   return `session ${choice.id} (${choice.via}; ${seen})`;
 }

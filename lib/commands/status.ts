@@ -105,13 +105,13 @@ export function formatStatus(report: StatusReport): string {
 }
 
 export interface StatusArgs {
-  values: { session?: string; json?: boolean; config?: string };
+  values: { session?: string; json?: boolean; config?: string; slash?: boolean };
 }
 
 export function run({ values }: StatusArgs): number {
-  const { config } = commandConfig(values.config);
   const { db } = openStateForCommand();
   const choice = chooseSession(values.session, processEnv, currentDirs(processEnv), db);
+  const { config } = commandConfig(values.config, choice?.row?.cwd ?? undefined);
   const report = statusReport(config, choice, processEnv, Date.now());
   print(values.json ? JSON.stringify(report, null, 2) : formatStatus(report));
   return 0;

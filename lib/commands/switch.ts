@@ -1,7 +1,7 @@
 /**
  * `docsearch-hook disable <name>` / `enable <name>`: a database or a feature off (or back on) for one
- * session only. Exit 0 when done or already so, 1 when the name matches nothing, several things, or a switch
- * the config or `all` overrides.
+ * session only. Exit 0 when done or nothing needed doing (including what the config or `all` keeps off: the
+ * message says so), 1 when the name matches nothing or several things, or no session can be found.
  */
 import { CommandFailedError } from "../cli/errors.ts";
 import { print } from "../cli/io.ts";
@@ -41,7 +41,7 @@ function effectOff(target: SwitchTarget): string {
   }
   return {
     redirect: "Web searches pass through.",
-    capture: "Nothing more is recorded.",
+    capture: "No more observations are recorded (denials and the hook's latency are still counted).",
     context: "No more notes or hints about local docs.",
     all: "docsearch-hook stays out of the way.",
   }[target.name];
@@ -78,7 +78,10 @@ export function changeMessage(verb: SwitchVerb, target: SwitchTarget, change: Sw
 }
 
 export function run(verb: SwitchVerb, { values, positionals }: SwitchArgs): number {
-  const { config } = commandConfig(values.config);
+  const existing = openStateForCommand().db;
+  const choice = chooseSession(values.session, processEnv, currentDirs(processEnv), existing);
+  // The session's own project decides which databases exist, as it does for the hook's events.
+  const { config } = commandConfig(values.config, choice?.row?.cwd ?? undefined);
   const candidates = switchCandidates(config);
   const input = positionals.join(" ").trim();
   if (input === "") {
@@ -105,17 +108,21 @@ export function run(verb: SwitchVerb, { values, positionals }: SwitchArgs): numb
     );
   }
   const target = resolution.candidate.target;
-  const existing = openStateForCommand().db;
-  const choice = chooseSession(values.session, processEnv, currentDirs(processEnv), existing);
   if (choice === undefined) {
     throw new CommandFailedError(`no agent session found for ${Deno.cwd()}`, SESSION_HINT);
   }
   const store = new StateStore(existing ?? createStateForCommand());
-  const change = store.updateSwitches(choice.id, Date.now(), (current) => {
+  const { change, allOff } = store.updateSwitches(choice.id, Date.now(), (current) => {
     const result = changeSwitch(current, target, verb === "enable", config);
-    return { switches: result.outcome === "changed" ? result.switches : undefined, result };
+    return {
+      switches: result.outcome === "changed" ? result.switches : undefined,
+      result: { change: result, allOff: current.features.includes("all") },
+    };
   });
   const lines = [`In ${describeSession(choice, Date.now())}:`, changeMessage(verb, target, change)];
+  if (change.outcome === "changed" && allOff && !(target.kind === "feature" && target.name === "all")) {
+    lines.push('It stays off while "all" is disabled for this session: docsearch-hook enable all.');
+  }
   if (killSwitchOn(processEnv)) {
     lines.push("Note: DOCSEARCH_HOOK_DISABLED is set, so the hook does nothing anyway.");
   }
@@ -128,5 +135,5 @@ export function run(verb: SwitchVerb, { values, positionals }: SwitchArgs): numb
     );
   }
   print(lines.join("\n"));
-  return change.outcome === "config-off" && verb === "enable" || change.outcome === "under-all" ? 1 : 0;
+  return 0;
 }

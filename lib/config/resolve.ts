@@ -320,8 +320,14 @@ function definedFields(entry: DatabaseEntry): Partial<DatabaseEntry> {
   return Object.fromEntries(Object.entries(entry).filter(([, value]) => value !== undefined));
 }
 
-/** The config an interactive command sees: the usual lookup from the current directory, validated now. */
-export function commandConfig(flag: string | undefined): { location: ConfigLocation; config: Config } {
-  const location = configLocation(flag, processEnv, Deno.build.os, Deno.cwd());
+/**
+ * The config an interactive command sees: the usual lookup from `dir` (a session's working directory, or the
+ * current one), validated now.
+ */
+export function commandConfig(
+  flag: string | undefined,
+  dir: string = Deno.cwd(),
+): { location: ConfigLocation; config: Config } {
+  const location = configLocation(flag, processEnv, Deno.build.os, dir);
   return { location, config: resolveConfig(location.paths.map(readLayer), location.explicit) };
 }

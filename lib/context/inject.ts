@@ -20,26 +20,34 @@ export function clipTo(text: string, max: number): string {
   return text.slice(0, end) + "…";
 }
 
-function entry(database: Database): string {
-  const keywords = database.keywords.join(", ");
-  return `- ${database.name}: ${database.description} (topics: ${keywords}). Search: ${
-    toolCall(database, QUESTION)
-  }`;
+/** One database: what it holds, why it is listed, and the call to make. */
+function entry(database: Database, why: string): Entry {
+  return {
+    name: database.name,
+    line: `- ${database.name}: ${database.description} (${why}). Search: ${toolCall(database, QUESTION)}`,
+  };
 }
 
-const moreNote = (count: number) => `\n… and ${count} more: run \`docsearch-hook status\` to list them`;
+interface Entry {
+  name: string;
+  line: string;
+}
 
-/** The header and as many whole lines as fit, then a note saying how many were left out. */
-function fit(header: string, lines: readonly string[], max: number): string {
-  const kept: string[] = [];
-  for (const [i, line] of lines.entries()) {
-    const left = lines.length - i - 1;
-    const candidate = [header, ...kept, line].join("\n") + (left > 0 ? moreNote(left) : "");
-    if (candidate.length > max) break;
-    kept.push(line);
-  }
-  const omitted = lines.length - kept.length;
-  return clipTo([header, ...kept].join("\n") + (omitted > 0 ? moreNote(omitted) : ""), max);
+/** Left out for room: named when the names fit, so the agent knows they exist; else just counted. */
+const countNote = (left: number) => left === 0 ? "" : `\n… and ${left} more`;
+const namesNote = (left: readonly Entry[]) =>
+  `${countNote(left.length)}: ${left.map((e) => e.name).join(", ")}`;
+
+/** The header and as many whole entries as fit, then what was left out. */
+function fit(header: string, entries: readonly Entry[], max: number): string {
+  const upTo = (n: number) => [header, ...entries.slice(0, n).map((e) => e.line)].join("\n");
+  let kept = 0;
+  while (
+    kept < entries.length && upTo(kept + 1).length + countNote(entries.length - kept - 1).length <= max
+  ) kept++;
+  const left = entries.slice(kept);
+  const named = left.length > 0 ? upTo(kept) + namesNote(left) : upTo(kept);
+  return clipTo(named.length <= max ? named : upTo(kept) + countNote(left.length), max);
 }
 
 const enabledDatabases = (view: SessionView) => view.config.databases.filter((d) => d.enabled);
@@ -55,13 +63,15 @@ export function sessionStartContext(view: SessionView): string | undefined {
     : "";
   const header = "docsearch-hook: local, version-correct documentation is available on this machine. " +
     `For questions it covers, search it before the web.${redirected}`;
-  return fit(header, databases.map(entry), context.maxChars);
+  return fit(header, databases.map((d) => entry(d, `topics: ${d.keywords.join(", ")}`)), context.maxChars);
 }
 
 /** UserPromptSubmit: a hint naming the databases whose keywords the prompt mentions; nothing otherwise. */
 export function promptContext(prompt: string, view: SessionView): string | undefined {
   const { context } = view.config;
   if (!context.enabled || !context.userPrompt || prompt.trim() === "") return undefined;
+  // "/docsearch:disable gitlab" is about the switch, not a question for the gitlab docs.
+  if (prompt.trimStart().startsWith("/docsearch:")) return undefined;
   const text = normalizeText(prompt);
   const hits = enabledDatabases(view).flatMap((database) => {
     const keyword = database.keywords.find((k) => containsKeyword(text, normalizeText(k)));
@@ -79,7 +89,7 @@ export function promptContext(prompt: string, view: SessionView): string | undef
   return fit(
     `docsearch-hook: this prompt touches ${hits.length} local docs databases; search them IN PARALLEL ` +
       "before the web:",
-    hits.map(({ database, keyword }) => `- "${keyword}": ${entry(database).slice(2)}`),
+    hits.map(({ database, keyword }) => entry(database, `the prompt says "${keyword}"`)),
     context.maxChars,
   );
 }

@@ -25,9 +25,10 @@ interface SlashCommand {
 /**
  * `${CLAUDE_SESSION_ID}` is replaced by Claude Code (2.1.9+) with the session's id; older versions leave it
  * to the shell, where it is empty and the command falls back to CLAUDE_CODE_SESSION_ID or the directory.
- * `--` keeps a name that starts with "-" from being read as an option.
+ * `--` keeps a name that starts with "-" from being read as an option. `--slash` makes failures exit 0 with
+ * their message on stdout, since Claude Code shows only an error line for a `!` command that fails.
  */
-const SESSION = '--session "${CLAUDE_SESSION_ID}"';
+const SESSION = '--slash --session "${CLAUDE_SESSION_ID}"';
 
 const COMMANDS: readonly SlashCommand[] = [
   {

@@ -46,7 +46,10 @@ export function resolveSwitch(input: string, candidates: readonly Candidate[]): 
   const wanted = input.trim().toLowerCase();
   if (wanted === "") return { kind: "none" };
   const words = (c: Candidate) => [c.name, ...c.aliases].map((w) => w.toLowerCase());
-  return only(candidates.filter((c) => c.name.toLowerCase() === wanted)) ??
+  const named = candidates.filter((c) => c.name.toLowerCase() === wanted);
+  // A database named like a feature yields to it; it can still be named by any of its keywords.
+  const exact = named.length > 1 ? named.filter((c) => c.target.kind === "feature") : named;
+  return only(exact) ??
     only(candidates.filter((c) => words(c).includes(wanted))) ??
     only(candidates.filter((c) => words(c).some((w) => w.includes(wanted)))) ??
     { kind: "none" };

@@ -59,10 +59,6 @@ const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export type SwitchTarget = { kind: "feature"; name: Feature } | { kind: "database"; database: Database };
 
-export function targetName(target: SwitchTarget): string {
-  return target.kind === "feature" ? target.name : target.database.name;
-}
-
 /** Why the config keeps a target off for every session, or undefined. */
 export function configOff(target: SwitchTarget, config: Config): string | undefined {
   if (target.kind === "database") {

@@ -141,6 +141,19 @@ const cases: Case[] = [
     expect: "empty",
   },
   {
+    name: "WebSearch, redirect switched off for the session (allow)",
+    script: "main.ts",
+    prepare: () => {
+      const session = freshSession();
+      store.updateSwitches(session, Date.now(), () => ({
+        switches: { features: ["redirect"], databases: [] },
+        result: undefined,
+      }));
+      return webSearch("how to configure gitlab ci runners", session);
+    },
+    expect: "empty",
+  },
+  {
     name: "SessionStart (context)",
     script: "main.ts",
     prepare: () => event("SessionStart.json", { session_id: freshSession() }),
