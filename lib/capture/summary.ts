@@ -3,6 +3,7 @@
  * raw tool response. Every piece of text passes the privacy filter before it is clipped, so a secret cut in
  * half by the clip is still recognised.
  */
+import { count } from "../cli/io.ts";
 import { isRecord, stringField } from "../protocol/event.ts";
 import type { HookEvent } from "../protocol/event.ts";
 import { type CommandKind, commandKind } from "./commands.ts";
@@ -39,9 +40,6 @@ export function excerpt(text: string, limit: number, redactor: Redactor): string
   if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
   return `${cut.trimEnd()} …`;
 }
-
-/** "1 line", "3 lines". */
-export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
 const str = (record: Record<string, unknown> | undefined, key: string) =>
   record === undefined ? undefined : stringField(record, key);

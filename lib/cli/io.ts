@@ -14,3 +14,6 @@ export const printError = (text: string): void => writeAllSync(Deno.stderr, text
 export const escapeControl = (text: string): string =>
   // deno-lint-ignore no-control-regex -- control characters are what is being escaped
   text.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
+
+/** "1 line", "3 lines". */
+export const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;

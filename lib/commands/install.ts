@@ -4,7 +4,7 @@
  * written unless every file can be: a file of the same name that docsearch-hook did not write stops it.
  */
 import { CommandFailedError, UsageError } from "../cli/errors.ts";
-import { print } from "../cli/io.ts";
+import { count, print } from "../cli/io.ts";
 import { type CommandFile, MARKER, slashCommandFiles } from "../install/slash_commands.ts";
 import { fileUrlPath, homeDir, join, processEnv } from "../paths.ts";
 
@@ -61,17 +61,31 @@ function requireCommandsFlag(values: InstallArgs["values"], verb: string): void 
   }
 }
 
-/** Refuses before writing anything when a file in the way is not ours. */
-function checkOurs(dir: string, files: readonly CommandFile[]): void {
-  for (const file of files) {
+interface Placed {
+  path: string;
+  text: string;
+  /** What stands at `path` now. */
+  existing?: string;
+}
+
+/** Each file at its place in `dir`, with what is there now (read once). */
+function place(dir: string, files: readonly CommandFile[]): Placed[] {
+  return files.map((file) => {
     const path = join(Deno.build.os, dir, file.path);
-    const existing = readIfExists(path);
-    if (existing !== undefined && !existing.includes(MARKER)) {
-      throw new CommandFailedError(
-        `${path} exists and was not written by docsearch-hook; nothing was changed`,
-        "move that file away, or install into the other scope (--scope user|project)",
-      );
-    }
+    return { path, text: file.text, existing: readIfExists(path) };
+  });
+}
+
+const ours = (file: Placed) => file.existing?.includes(MARKER) ?? false;
+
+/** Refuses before writing anything when a file in the way is not ours. */
+function checkOurs(files: readonly Placed[]): void {
+  const foreign = files.find((file) => file.existing !== undefined && !ours(file));
+  if (foreign !== undefined) {
+    throw new CommandFailedError(
+      `${foreign.path} exists and was not written by docsearch-hook; nothing was changed`,
+      "move that file away, or install into the other scope (--scope user|project)",
+    );
   }
 }
 
@@ -84,23 +98,24 @@ function writeAtomically(path: string, text: string): void {
 export function install({ values }: InstallArgs): number {
   requireCommandsFlag(values, "install");
   const dir = commandsDir(parseScope(values.scope));
-  const files = slashCommandFiles(selfCommand());
-  checkOurs(dir, files);
-  const changed = files.filter((f) => readIfExists(join(Deno.build.os, dir, f.path)) !== f.text);
+  const target = join(Deno.build.os, dir, "docsearch");
+  const files = place(dir, slashCommandFiles(selfCommand()));
+  checkOurs(files);
+  const changed = files.filter((file) => file.existing !== file.text);
   if (values["dry-run"]) {
     print(
       changed.length === 0
-        ? `Nothing to do: the slash commands in ${dir} are up to date.`
-        : changed.map((f) => `Would write ${join(Deno.build.os, dir, f.path)}:\n${f.text}`).join("\n"),
+        ? `Nothing to do: the slash commands in ${target} are up to date.`
+        : changed.map((file) => `Would write ${file.path}:\n${file.text}`).join("\n"),
     );
     return 0;
   }
-  if (changed.length > 0) Deno.mkdirSync(join(Deno.build.os, dir, "docsearch"), { recursive: true });
-  for (const file of changed) writeAtomically(join(Deno.build.os, dir, file.path), file.text);
+  if (changed.length > 0) Deno.mkdirSync(target, { recursive: true });
+  for (const file of changed) writeAtomically(file.path, file.text);
   print(
     changed.length === 0
-      ? `The slash commands in ${dir}/docsearch are up to date.`
-      : `Wrote ${changed.length} slash command${changed.length === 1 ? "" : "s"} to ${dir}/docsearch: ` +
+      ? `The slash commands in ${target} are up to date.`
+      : `Wrote ${count(changed.length, "slash command")} to ${target}: ` +
         "/docsearch:disable, /docsearch:enable, /docsearch:status (restart the agent to see them).",
   );
   return 0;
@@ -109,19 +124,23 @@ export function install({ values }: InstallArgs): number {
 export function uninstall({ values }: InstallArgs): number {
   requireCommandsFlag(values, "uninstall");
   const dir = commandsDir(parseScope(values.scope));
-  const ours = slashCommandFiles(selfCommand()).map((f) => join(Deno.build.os, dir, f.path)).filter((path) =>
-    readIfExists(path)?.includes(MARKER)
-  );
+  const removable = place(dir, slashCommandFiles(selfCommand())).filter(ours).map((file) => file.path);
   if (values["dry-run"]) {
-    print(ours.length === 0 ? "Nothing to remove." : ours.map((p) => `Would remove ${p}`).join("\n"));
+    print(
+      removable.length === 0 ? "Nothing to remove." : removable.map((p) => `Would remove ${p}`).join("\n"),
+    );
     return 0;
   }
-  for (const path of ours) Deno.removeSync(path);
+  for (const path of removable) Deno.removeSync(path);
   try {
     Deno.removeSync(join(Deno.build.os, dir, "docsearch"));
   } catch {
     // Not empty (the user keeps files of their own there) or already gone: either way it stays as it is.
   }
-  print(ours.length === 0 ? `No docsearch-hook slash commands in ${dir}.` : `Removed ${ours.join(", ")}.`);
+  print(
+    removable.length === 0
+      ? `No docsearch-hook slash commands in ${dir}.`
+      : `Removed ${removable.join(", ")}.`,
+  );
   return 0;
 }

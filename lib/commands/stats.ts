@@ -2,8 +2,7 @@
  * `docsearch-hook stats`: what the redirect achieved (denied → local tool called, or escaped back to the
  * web), what the web was asked that no database covers, and what the hook itself costs.
  */
-import { count } from "../capture/summary.ts";
-import { print, printError } from "../cli/io.ts";
+import { count, print, printError } from "../cli/io.ts";
 import { parseDuration } from "../cli/duration.ts";
 import { commandConfig } from "../config/resolve.ts";
 import { type StatsRows, statsRows } from "../state/report.ts";

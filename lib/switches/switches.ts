@@ -50,9 +50,12 @@ export function parseSwitches(text: string | null | undefined): SessionSwitches 
   }
 }
 
+const noneOff = (switches: SessionSwitches) =>
+  switches.features.length === 0 && switches.databases.length === 0;
+
 /** Null when nothing is switched off, so an untouched session stores nothing. */
 export function serializeSwitches(switches: SessionSwitches): string | null {
-  return switches.features.length === 0 && switches.databases.length === 0 ? null : JSON.stringify(switches);
+  return noneOff(switches) ? null : JSON.stringify(switches);
 }
 
 const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -98,7 +101,7 @@ export interface SessionView {
 }
 
 export function sessionView(config: Config, switches: SessionSwitches): SessionView {
-  if (switches.features.length === 0 && switches.databases.length === 0) return { config, redirect: true };
+  if (noneOff(switches)) return { config, redirect: true };
   const on = (target: SwitchTarget) => offReason(target, config, switches, false) === undefined;
   return {
     config: {
@@ -131,9 +134,7 @@ export function changeSwitch(
 ): SwitchChange {
   const permanent = configOff(target, config);
   if (on && target.kind === "feature" && target.name === "all") {
-    return switches.features.length === 0 && switches.databases.length === 0
-      ? { outcome: "already" }
-      : { outcome: "changed", switches: NO_SWITCHES };
+    return noneOff(switches) ? { outcome: "already" } : { outcome: "changed", switches: NO_SWITCHES };
   }
   const current = sessionOff(target, switches);
   if (on) {
