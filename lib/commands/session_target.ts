@@ -5,8 +5,11 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { CommandFailedError } from "../cli/errors.ts";
-import type { Env } from "../paths.ts";
+import { commandConfig } from "../config/resolve.ts";
+import type { Config } from "../config/types.ts";
+import { type Env, processEnv } from "../paths.ts";
 import { latestSessionIn, sessionById, type SessionRow, sessionsByPrefix } from "../state/sessions.ts";
+import { openStateForCommand } from "./open_state.ts";
 
 export interface SessionChoice {
   id: string;
@@ -96,4 +99,21 @@ export function describeSession(choice: SessionChoice, now: number): string {
   const seen = [known.join(" "), `last active ${ago(row.lastSeen, now)}`, row.endedAt !== null ? "ended" : ""]
     .filter(Boolean).join(", ");
   return `session ${choice.id} (${choice.via}; ${seen})`;
+}
+
+export interface SessionContext {
+  /** The existing state database, if the hook has created one. */
+  db?: DatabaseSync;
+  choice?: SessionChoice;
+  config: Config;
+}
+
+/**
+ * The session a switch command acts on and the config it sees: the session's own project decides which
+ * databases exist, as it does for the hook's events.
+ */
+export function sessionContext(values: { session?: string; config?: string }): SessionContext {
+  const { db } = openStateForCommand();
+  const choice = chooseSession(values.session, processEnv, currentDirs(processEnv), db);
+  return { db, choice, config: commandConfig(values.config, choice?.row?.cwd ?? undefined).config };
 }

@@ -1,18 +1,10 @@
 /** `docsearch-hook status`: what is on and off for a session, and why. */
 import { print } from "../cli/io.ts";
-import { commandConfig } from "../config/resolve.ts";
 import type { Config } from "../config/types.ts";
 import { type Env, processEnv } from "../paths.ts";
 import { type Candidate, switchCandidates } from "../switches/names.ts";
 import { killSwitchOn, NO_SWITCHES, offReason, type SessionSwitches } from "../switches/switches.ts";
-import { openStateForCommand } from "./open_state.ts";
-import {
-  chooseSession,
-  currentDirs,
-  describeSession,
-  SESSION_HINT,
-  type SessionChoice,
-} from "./session_target.ts";
+import { describeSession, SESSION_HINT, type SessionChoice, sessionContext } from "./session_target.ts";
 
 export interface SwitchLine {
   kind: "feature" | "database";
@@ -109,9 +101,7 @@ export interface StatusArgs {
 }
 
 export function run({ values }: StatusArgs): number {
-  const { db } = openStateForCommand();
-  const choice = chooseSession(values.session, processEnv, currentDirs(processEnv), db);
-  const { config } = commandConfig(values.config, choice?.row?.cwd ?? undefined);
+  const { choice, config } = sessionContext(values);
   const report = statusReport(config, choice, processEnv, Date.now());
   print(values.json ? JSON.stringify(report, null, 2) : formatStatus(report));
   return 0;

@@ -5,7 +5,6 @@
  */
 import { CommandFailedError } from "../cli/errors.ts";
 import { print } from "../cli/io.ts";
-import { commandConfig } from "../config/resolve.ts";
 import type { Config } from "../config/types.ts";
 import { processEnv } from "../paths.ts";
 import { StateStore } from "../state/store.ts";
@@ -17,8 +16,8 @@ import {
   type SwitchChange,
   type SwitchTarget,
 } from "../switches/switches.ts";
-import { createStateForCommand, openStateForCommand } from "./open_state.ts";
-import { chooseSession, currentDirs, describeSession, SESSION_HINT } from "./session_target.ts";
+import { createStateForCommand } from "./open_state.ts";
+import { describeSession, SESSION_HINT, sessionContext } from "./session_target.ts";
 import { formatLines, switchLines } from "./status.ts";
 
 export type SwitchVerb = "disable" | "enable";
@@ -78,10 +77,7 @@ export function changeMessage(verb: SwitchVerb, target: SwitchTarget, change: Sw
 }
 
 export function run(verb: SwitchVerb, { values, positionals }: SwitchArgs): number {
-  const existing = openStateForCommand().db;
-  const choice = chooseSession(values.session, processEnv, currentDirs(processEnv), existing);
-  // The session's own project decides which databases exist, as it does for the hook's events.
-  const { config } = commandConfig(values.config, choice?.row?.cwd ?? undefined);
+  const { db: existing, choice, config } = sessionContext(values);
   const candidates = switchCandidates(config);
   const input = positionals.join(" ").trim();
   if (input === "") {
