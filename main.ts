@@ -33,13 +33,23 @@ const sessionOption = {
 } as const;
 
 const installOptions = {
-  commands: { type: "boolean", description: "the slash commands (the only part install handles so far)" },
   scope: {
     type: "string",
     value: "SCOPE",
-    description: "user (~/.claude/commands, default) or project (.claude/commands)",
+    description:
+      "user (default: ~/.claude/settings.json), project (.claude/settings.json) or local (.claude/settings.local.json)",
   },
-  "dry-run": { type: "boolean", description: "print what would change, change nothing" },
+  agent: {
+    type: "string",
+    value: "AGENT",
+    description: "claude (default) or ripperdoc (~/.ripperdoc/hooks.json, .ripperdoc/hooks[.local].json)",
+  },
+  settings: { type: "string", value: "PATH", description: "this settings file instead of the scope's" },
+  commands: { type: "boolean", description: "only the /docsearch:* slash commands" },
+  "dry-run": {
+    type: "boolean",
+    description: "print what would change (a diff of the settings), change nothing",
+  },
 } as const;
 
 /** The slash commands pass it: Claude Code hides a failed `!` command's output, so failures must exit 0 too. */
@@ -104,14 +114,17 @@ const COMMANDS = {
     run: async (args) => (await import("./lib/commands/status.ts")).run(args),
   }),
   install: command({
-    summary: "install the /docsearch:disable, /docsearch:enable and /docsearch:status slash commands",
-    usage: "docsearch-hook install --commands [--scope user|project] [--dry-run]",
+    summary:
+      "register the hook in the agent's settings, create the config, add the /docsearch:* slash commands",
+    usage:
+      "docsearch-hook install [--scope user|project|local] [--agent claude|ripperdoc] [--settings PATH] [--commands] [--dry-run]",
     options: installOptions,
     run: async (args) => (await import("./lib/commands/install.ts")).install(args),
   }),
   uninstall: command({
-    summary: "remove the slash commands that install --commands wrote",
-    usage: "docsearch-hook uninstall --commands [--scope user|project] [--dry-run]",
+    summary: "remove what install added to the agent's settings, and the slash commands",
+    usage:
+      "docsearch-hook uninstall [--scope user|project|local] [--agent claude|ripperdoc] [--settings PATH] [--commands] [--dry-run]",
     options: installOptions,
     run: async (args) => (await import("./lib/commands/install.ts")).uninstall(args),
   }),

@@ -54,6 +54,14 @@ export function stateDir(env: Env, os: OS): string | undefined {
   return home ? join(os, home, ".local", "state", "docsearch-hook") : undefined;
 }
 
+const lastSeparator = (path: string) => Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+
+/** The last path segment, for either separator (a Windows path can hold both). */
+export const baseName = (path: string): string => path.slice(lastSeparator(path) + 1);
+
+/** Everything before the last segment; "." for a bare name. */
+export const dirName = (path: string): string => path.slice(0, Math.max(lastSeparator(path), 0)) || ".";
+
 /** A `file:` URL as a path: percent-escapes decoded (a space is %20), no leading "/" before a Windows drive. */
 export function fileUrlPath(url: URL, os: OS): string {
   const path = decodeURIComponent(url.pathname);

@@ -4,6 +4,7 @@
  * and key-name rules that keep ordinary code, UUIDs and lock-file hashes intact.
  */
 import type { RedactRule } from "../config/types.ts";
+import { baseName } from "../paths.ts";
 
 interface Rule {
   category: string;
@@ -203,8 +204,6 @@ export interface Redactor {
   /** Whether a file's content must never be stored. */
   isSecretFile(path: string): boolean;
 }
-
-const baseName = (path: string) => path.slice(path.replace(/\\/g, "/").lastIndexOf("/") + 1);
 
 /** Tests a path against a glob: one with a slash is a path (matched at any depth), one without a base name. */
 function globMatcher(glob: string): (path: string) => boolean {

@@ -16,4 +16,5 @@ export const escapeControl = (text: string): string =>
   text.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1));
 
 /** "1 line", "3 lines". */
-export const count = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? "" : "s"}`;
+export const count = (n: number, noun: string, plural = `${noun}s`): string =>
+  `${n} ${n === 1 ? noun : plural}`;

@@ -1,64 +1,101 @@
 /**
- * `docsearch-hook install --commands` / `uninstall --commands`: the /docsearch:disable, /docsearch:enable and
- * /docsearch:status slash commands, in the user's or the project's `.claude/commands/docsearch/`. Nothing is
- * written unless every file can be: a file of the same name that docsearch-hook did not write stops it.
+ * `docsearch-hook install` / `uninstall`: the hook entries in the agent's settings, the user's config (created
+ * from the example when there is none) and the /docsearch:* slash commands. Everything is checked before
+ * anything is written: a malformed settings file or a foreign file in the way stops it with nothing changed.
+ * `--commands` limits either command to the slash commands.
  */
+import exampleConfig from "../../config.example.json" with { type: "json" };
 import { CommandFailedError, UsageError } from "../cli/errors.ts";
 import { count, print } from "../cli/io.ts";
+import { userConfigPath } from "../config/layers.ts";
+import { unifiedDiff } from "../install/diff.ts";
+import { backUp, readIfExists, writeAtomically } from "../install/files.ts";
+import {
+  type Agent,
+  AGENT_NAMES,
+  AGENTS,
+  formatSettings,
+  hookCommand,
+  layoutOf,
+  type Merge,
+  parseSettings,
+  registrationsFor,
+  type Scope,
+  SCOPES,
+  SettingsError,
+  settingsPath,
+  withoutRegistration,
+  withRegistration,
+} from "../install/settings.ts";
 import { type CommandFile, MARKER, slashCommandFiles } from "../install/slash_commands.ts";
-import { fileUrlPath, homeDir, join, processEnv } from "../paths.ts";
+import { baseName, dirName, fileUrlPath, homeDir, join, processEnv, stateDir } from "../paths.ts";
 
 export interface InstallArgs {
-  values: { commands?: boolean; scope?: string; "dry-run"?: boolean };
+  values: {
+    commands?: boolean;
+    scope?: string;
+    agent?: string;
+    settings?: string;
+    "dry-run"?: boolean;
+  };
 }
 
-const SCOPES = ["user", "project"] as const;
-type Scope = typeof SCOPES[number];
-
-/** The command that runs this docsearch-hook: the compiled binary, or deno running this checkout. */
+/**
+ * The command that runs this docsearch-hook: the compiled binary, or deno running this checkout.
+ * DOCSEARCH_HOOK_SELF names a launcher that runs this program (a wrapper script, a package manager's shim),
+ * so that what gets registered is the launcher's path.
+ */
 export function selfCommand(): string[] {
+  const launcher = processEnv("DOCSEARCH_HOOK_SELF");
+  if (launcher) return [launcher];
   const exec = Deno.execPath();
-  const name = exec.slice(Math.max(exec.lastIndexOf("/"), exec.lastIndexOf("\\")) + 1);
+  const name = baseName(exec);
   if (name !== "deno" && name !== "deno.exe") return [exec];
   // --quiet: Deno's own download notes would otherwise show up in the slash command's output.
   const file = (name: string) => fileUrlPath(new URL(`../../${name}`, import.meta.url), Deno.build.os);
   return [exec, "run", "-A", "--quiet", `--config=${file("deno.json")}`, file("main.ts")];
 }
 
-function commandsDir(scope: Scope): string {
-  const os = Deno.build.os;
-  if (scope === "project") {
-    return join(os, processEnv("CLAUDE_PROJECT_DIR") || Deno.cwd(), ".claude", "commands");
-  }
-  const home = homeDir(processEnv, os);
-  if (home === undefined) throw new CommandFailedError("HOME is not set", "set HOME, or use --scope project");
-  return join(os, home, ".claude", "commands");
-}
-
-function readIfExists(path: string): string | undefined {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw new CommandFailedError(`cannot read ${path}: ${(error as Error).message}`);
-  }
-}
-
-function parseScope(value: string | undefined): Scope {
-  const scope = value ?? "user";
-  if (!SCOPES.includes(scope as Scope)) {
-    throw new UsageError(`--scope must be user or project, not "${scope}"`);
-  }
-  return scope as Scope;
-}
-
-function requireCommandsFlag(values: InstallArgs["values"], verb: string): void {
-  if (!values.commands) {
+function oneOf<T extends string>(
+  flag: string,
+  allowed: readonly T[],
+  value: string | undefined,
+  fallback: T,
+): T {
+  const chosen = value ?? fallback;
+  if (!allowed.includes(chosen as T)) {
     throw new UsageError(
-      `${verb} needs --commands: registering the hook in the agent's settings is not part of ${verb} yet ` +
-        "(see the README for the settings entry to add by hand)",
+      `--${flag} must be ${allowed.join(", ").replace(/, (\w+)$/, " or $1")}, not "${chosen}"`,
     );
   }
+  return chosen as T;
+}
+
+interface Target {
+  agent: Agent;
+  scope: Scope;
+  projectDir: string;
+}
+
+function target(values: InstallArgs["values"]): Target {
+  const agent = oneOf("agent", AGENTS, values.agent, "claude");
+  const projectDir = (agent === "claude" && processEnv("CLAUDE_PROJECT_DIR")) || Deno.cwd();
+  return { agent, scope: oneOf("scope", SCOPES, values.scope, "user"), projectDir };
+}
+
+const NO_HOME = "HOME is not set";
+
+// ---- slash commands --------------------------------------------------------------------------------------
+
+/** Where the slash commands go, or why they don't (only Claude Code has them; the local scope has no folder). */
+function commandsDir({ agent, scope, projectDir }: Target): string | { skipped: string } {
+  const os = Deno.build.os;
+  if (agent !== "claude") return { skipped: `${AGENT_NAMES[agent]} has no slash commands of ours` };
+  if (scope === "local") return { skipped: "the local scope has no slash-command folder" };
+  if (scope === "project") return join(os, projectDir, ".claude", "commands");
+  const dir = processEnv("CLAUDE_CONFIG_DIR") || homeDir(processEnv, os);
+  if (!dir) throw new CommandFailedError(NO_HOME, "set HOME, or use --scope project");
+  return join(os, dir, ...(processEnv("CLAUDE_CONFIG_DIR") ? [] : [".claude"]), "commands");
 }
 
 interface Placed {
@@ -89,58 +126,230 @@ function checkOurs(files: readonly Placed[]): void {
   }
 }
 
-function writeAtomically(path: string, text: string): void {
-  const temp = `${path}.tmp-${Deno.pid}`;
-  Deno.writeTextFileSync(temp, text);
-  Deno.renameSync(temp, path);
+interface CommandsPlan {
+  dir: string;
+  folder: string;
+  changed: Placed[];
 }
 
-export function install({ values }: InstallArgs): number {
-  requireCommandsFlag(values, "install");
-  const dir = commandsDir(parseScope(values.scope));
-  const target = join(Deno.build.os, dir, "docsearch");
+function planCommands(dir: string): CommandsPlan {
   const files = place(dir, slashCommandFiles(selfCommand()));
   checkOurs(files);
-  const changed = files.filter((file) => file.existing !== file.text);
-  if (values["dry-run"]) {
-    print(
-      changed.length === 0
-        ? `Nothing to do: the slash commands in ${target} are up to date.`
-        : changed.map((file) => `Would write ${file.path}:\n${file.text}`).join("\n"),
-    );
-    return 0;
-  }
-  if (changed.length > 0) Deno.mkdirSync(target, { recursive: true });
-  for (const file of changed) writeAtomically(file.path, file.text);
-  print(
-    changed.length === 0
-      ? `The slash commands in ${target} are up to date.`
-      : `Wrote ${count(changed.length, "slash command")} to ${target}: ` +
-        "/docsearch:disable, /docsearch:enable, /docsearch:status (restart the agent to see them).",
-  );
-  return 0;
+  return {
+    dir,
+    folder: join(Deno.build.os, dir, "docsearch"),
+    changed: files.filter((file) => file.existing !== file.text),
+  };
 }
 
-export function uninstall({ values }: InstallArgs): number {
-  requireCommandsFlag(values, "uninstall");
-  const dir = commandsDir(parseScope(values.scope));
-  const removable = place(dir, slashCommandFiles(selfCommand())).filter(ours).map((file) => file.path);
-  if (values["dry-run"]) {
-    print(
-      removable.length === 0 ? "Nothing to remove." : removable.map((p) => `Would remove ${p}`).join("\n"),
-    );
-    return 0;
-  }
+function writeCommands(plan: CommandsPlan): string {
+  if (plan.changed.length > 0) Deno.mkdirSync(plan.folder, { recursive: true });
+  for (const file of plan.changed) writeAtomically(file.path, file.text);
+  return plan.changed.length === 0
+    ? `The slash commands in ${plan.folder} are up to date.`
+    : `Wrote ${count(plan.changed.length, "slash command")} to ${plan.folder}: ` +
+      "/docsearch:disable, /docsearch:enable, /docsearch:status (restart the agent to see them).";
+}
+
+const describeCommands = (plan: CommandsPlan) =>
+  plan.changed.length === 0
+    ? `Nothing to do: the slash commands in ${plan.folder} are up to date.`
+    : plan.changed.map((file) => `Would write ${file.path}:\n${file.text}`).join("\n");
+
+function removableCommands(dir: string): string[] {
+  return place(dir, slashCommandFiles(selfCommand())).filter(ours).map((file) => file.path);
+}
+
+function removeCommands(dir: string, removable: readonly string[]): string {
   for (const path of removable) Deno.removeSync(path);
   try {
     Deno.removeSync(join(Deno.build.os, dir, "docsearch"));
   } catch {
     // Not empty (the user keeps files of their own there) or already gone: either way it stays as it is.
   }
-  print(
-    removable.length === 0
-      ? `No docsearch-hook slash commands in ${dir}.`
-      : `Removed ${removable.join(", ")}.`,
+  return removable.length === 0
+    ? `No docsearch-hook slash commands in ${dir}.`
+    : `Removed ${removable.join(", ")}.`;
+}
+
+// ---- the settings file -------------------------------------------------------------------------------
+
+interface SettingsPlan {
+  path: string;
+  before?: string;
+  after: string;
+  merge: Merge;
+}
+
+function settingsFile(values: InstallArgs["values"], where: Target): string {
+  if (values.settings) return values.settings;
+  const path = settingsPath(where.agent, where.scope, processEnv, Deno.build.os, where.projectDir);
+  if (path === undefined) throw new CommandFailedError(NO_HOME, "set HOME, or pass --settings PATH");
+  return path;
+}
+
+function planSettings(
+  path: string,
+  change: (settings: ReturnType<typeof parseSettings>) => Merge,
+): SettingsPlan {
+  const before = readIfExists(path);
+  let settings;
+  try {
+    settings = parseSettings(before ?? "", path);
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    throw new CommandFailedError(
+      `${error.message}; nothing was changed`,
+      "fix the file (the agent cannot read it either), then run this again",
+    );
+  }
+  const merge = change(settings);
+  const after = merge.changed ? formatSettings(merge.settings, layoutOf(before)) : before ?? "";
+  return { path, before, after, merge };
+}
+
+function diffOf(plan: SettingsPlan): string {
+  return unifiedDiff(plan.before ?? "", plan.after, [
+    plan.before === undefined ? "/dev/null" : plan.path,
+    plan.path,
+  ]);
+}
+
+/** Writes the new settings after a backup of the old; returns the backup's path. */
+function applySettings(plan: SettingsPlan): string | undefined {
+  if (plan.before === undefined) {
+    Deno.mkdirSync(dirName(plan.path), { recursive: true });
+    writeAtomically(plan.path, plan.after);
+    return undefined;
+  }
+  const backup = backUp(plan.path, new Date());
+  writeAtomically(plan.path, plan.after);
+  return backup;
+}
+
+// ---- the user's config -------------------------------------------------------------------------------
+
+function configToCreate(): string | undefined {
+  const path = userConfigPath(processEnv, Deno.build.os);
+  return path !== undefined && readIfExists(path) === undefined ? path : undefined;
+}
+
+function createConfig(path: string): void {
+  Deno.mkdirSync(dirName(path), { recursive: true });
+  try {
+    // createNew: never overwrite a config that appeared since we looked.
+    Deno.writeTextFileSync(path, JSON.stringify(exampleConfig, null, 2) + "\n", { createNew: true });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) {
+      throw new CommandFailedError(`cannot create ${path}: ${(error as Error).message}`);
+    }
+  }
+}
+
+// ---- the commands --------------------------------------------------------------------------------------
+
+export function install({ values }: InstallArgs): number {
+  const where = target(values);
+  const dir = commandsDir(where);
+  if (values.commands) {
+    if (typeof dir !== "string") throw new UsageError(`--commands: ${dir.skipped}`);
+    const plan = planCommands(dir);
+    print(values["dry-run"] ? describeCommands(plan) : writeCommands(plan));
+    return 0;
+  }
+  const command = hookCommand(selfCommand(), Deno.build.os);
+  const agentName = AGENT_NAMES[where.agent];
+  const events = registrationsFor(where.agent).length;
+  const settings = planSettings(
+    settingsFile(values, where),
+    (s) => withRegistration(s, command, where.agent),
   );
+  const config = configToCreate();
+  const commands = typeof dir === "string" ? planCommands(dir) : undefined;
+
+  if (values["dry-run"]) {
+    print(
+      [
+        settings.merge.changed
+          ? `Would register docsearch-hook for ${agentName} (${events} events) in ${settings.path}:\n${
+            diffOf(settings)
+          }`
+          : `Nothing to do in ${settings.path}: docsearch-hook is registered there as it would be.`,
+        config === undefined ? undefined : `Would create ${config} from the example config.`,
+        commands && describeCommands(commands),
+      ].filter(Boolean).join("\n"),
+    );
+    return 0;
+  }
+
+  const lines: string[] = [];
+  if (settings.merge.changed) {
+    const backup = applySettings(settings);
+    lines.push(
+      `Registered docsearch-hook for ${agentName} in ${settings.path} (${events} events, command: ${command}).`,
+      ...(backup ? [`  The previous file is kept as ${backup}.`] : []),
+    );
+  } else {
+    lines.push(`docsearch-hook is already registered for ${agentName} in ${settings.path}; nothing changed.`);
+  }
+  if (config !== undefined) {
+    createConfig(config);
+    lines.push(`Created ${config} from the example config: point its databases at your local docs.`);
+  }
+  if (commands) lines.push(writeCommands(commands));
+  if (settings.merge.changed) {
+    lines.push(`Next: restart ${agentName}, then run \`docsearch-hook doctor\` to check the setup.`);
+  }
+  print(lines.join("\n"));
+  return 0;
+}
+
+export function uninstall({ values }: InstallArgs): number {
+  const where = target(values);
+  const dir = commandsDir(where);
+  if (values.commands) {
+    if (typeof dir !== "string") throw new UsageError(`--commands: ${dir.skipped}`);
+    const removable = removableCommands(dir);
+    print(
+      values["dry-run"]
+        ? (removable.length === 0
+          ? "Nothing to remove."
+          : removable.map((p) => `Would remove ${p}`).join("\n"))
+        : removeCommands(dir, removable),
+    );
+    return 0;
+  }
+  const path = settingsFile(values, where);
+  const settings = readIfExists(path) === undefined ? undefined : planSettings(path, withoutRegistration);
+  const removable = typeof dir === "string" ? removableCommands(dir) : [];
+  const found = settings?.merge.removed ?? 0;
+  const nothing = `No docsearch-hook entries in ${path}${settings ? "" : " (it does not exist)"}.`;
+
+  if (values["dry-run"]) {
+    print([
+      settings && found > 0
+        ? `Would remove ${count(found, "entry", "entries")} from ${path}:\n${diffOf(settings)}`
+        : nothing,
+      ...removable.map((p) => `Would remove ${p}`),
+    ].join("\n"));
+    return 0;
+  }
+
+  const lines: string[] = [];
+  if (settings && found > 0) {
+    const backup = applySettings(settings);
+    lines.push(
+      `Removed ${count(found, "docsearch-hook entry", "docsearch-hook entries")} from ${path}.`,
+      ...(backup ? [`  The previous file is kept as ${backup}.`] : []),
+    );
+  } else lines.push(nothing);
+  if (typeof dir === "string" && removable.length > 0) lines.push(removeCommands(dir, removable));
+  const config = userConfigPath(processEnv, Deno.build.os);
+  const state = stateDir(processEnv, Deno.build.os);
+  lines.push(
+    `Kept your config${config ? ` (${config})` : ""} and the recorded state${state ? ` (${state})` : ""}: ` +
+      "delete them yourself if you no longer want them.",
+  );
+  print(lines.join("\n"));
   return 0;
 }

@@ -16,6 +16,12 @@ export interface ConfigLocation {
   explicit: boolean;
 }
 
+/** The seed's location of the user's config, which `install` creates from the example. */
+export function userConfigPath(env: Env, os: OS): string | undefined {
+  const home = homeDir(env, os);
+  return home === undefined ? undefined : join(os, home, ".claude", "hooks", "docsearch-config.json");
+}
+
 /**
  * `--config PATH` or `DOCSEARCH_CONFIG`; otherwise the user file (the seed's location), then the project's
  * shared and local files. The project is the agent's project directory (`CLAUDE_PROJECT_DIR`,
@@ -30,8 +36,8 @@ export function configLocation(
   const explicit = flag ?? env("DOCSEARCH_CONFIG");
   if (explicit) return { paths: [explicit], explicit: true };
   const paths: string[] = [];
-  const home = homeDir(env, os);
-  if (home) paths.push(join(os, home, ".claude", "hooks", "docsearch-config.json"));
+  const user = userConfigPath(env, os);
+  if (user) paths.push(user);
   const project = env("CLAUDE_PROJECT_DIR") || env("RIPPERDOC_PROJECT_DIR") || projectDir;
   if (project) {
     paths.push(

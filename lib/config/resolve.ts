@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { normalizeHost } from "../match/domains.ts";
 import { type ConfigLocation, configLocation, type LayerText, readLayer } from "./layers.ts";
+import { jsonPath, syntaxProblem } from "../json_problems.ts";
 import { processEnv } from "../paths.ts";
 import {
   type CaptureConfig,
@@ -110,13 +111,6 @@ const ENTRY_KEYS = new Set(Object.keys(databaseEntry.shape));
 const CAPTURE_KEYS = new Set(Object.keys(captureSection.shape));
 const CONTEXT_KEYS = new Set(Object.keys(contextSection.shape));
 
-/** `databases[1].keywords[0]`, the form users search their file for. */
-export function jsonPath(path: readonly PropertyKey[]): string {
-  return path.map((key, i) => typeof key === "number" ? `[${key}]` : `${i > 0 ? "." : ""}${String(key)}`)
-    .join("") ||
-    "(top level)";
-}
-
 function problem(file: string, path: readonly PropertyKey[], message: string): string {
   const field = [...path].reverse().find((key): key is string => typeof key === "string" && key in HINTS);
   const hint = field ? ` (fix: ${HINTS[field]})` : "";
@@ -141,19 +135,6 @@ function unknownKeys(
       close ? ` (did you mean "${close}"?)` : ""
     }`;
   });
-}
-
-/** JSON.parse reports a character offset; editors want line and column. */
-function syntaxProblem(file: string, text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const offset = /position (\d+)/.exec(message);
-  if (offset && !/line \d+/.test(message)) {
-    const before = text.slice(0, Number(offset[1]));
-    const line = before.split("\n").length;
-    const column = before.length - before.lastIndexOf("\n");
-    return `${file}: invalid JSON at line ${line}, column ${column}: ${message}`;
-  }
-  return `${file}: invalid JSON: ${message}`;
 }
 
 interface Pending {

@@ -4,15 +4,10 @@
  * so the switch happens without the model choosing to run anything.
  */
 
+import { shellQuote } from "./shell.ts";
+
 /** Marks the files as ours: install rewrites and uninstall removes only files that carry it. */
-export const MARKER = "<!-- written by docsearch-hook install --commands; rewritten on each install -->";
-
-const SAFE_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
-
-/** POSIX shell quoting, for the binary's path in the `!` line. */
-export function shellQuote(word: string): string {
-  return SAFE_WORD.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}
+export const MARKER = "<!-- written by docsearch-hook install; rewritten on each install -->";
 
 interface SlashCommand {
   name: "disable" | "enable" | "status";

@@ -1,0 +1,55 @@
+/** A line diff for `install --dry-run`: what the settings file would become, in the familiar -/+ form. */
+
+type Line = { kind: " " | "-" | "+"; text: string };
+
+/** Longest common subsequence by table: settings files are small, and the result is the minimal diff. */
+function diffLines(a: readonly string[], b: readonly string[]): Line[] {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const table = new Uint32Array(rows * cols);
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      table[i * cols + j] = a[i] === b[j]
+        ? table[(i + 1) * cols + j + 1] + 1
+        : Math.max(table[(i + 1) * cols + j], table[i * cols + j + 1]);
+    }
+  }
+  const lines: Line[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      lines.push({ kind: " ", text: a[i++] });
+      j++;
+    } else if (i < a.length && (j === b.length || table[(i + 1) * cols + j] >= table[i * cols + j + 1])) {
+      lines.push({ kind: "-", text: a[i++] });
+    } else {
+      lines.push({ kind: "+", text: b[j++] });
+    }
+  }
+  return lines;
+}
+
+/**
+ * `--- before` / `+++ after` and the changed lines with `context` unchanged lines around each change;
+ * "" when the texts are equal.
+ */
+export function unifiedDiff(before: string, after: string, labels: [string, string], context = 3): string {
+  if (before === after) return "";
+  const split = (text: string) => text === "" ? [] : text.replace(/\n$/, "").split("\n");
+  const lines = diffLines(split(before), split(after));
+  const near = lines.map(() => false);
+  lines.forEach((line, index) => {
+    if (line.kind === " ") return;
+    for (let k = Math.max(0, index - context); k <= Math.min(lines.length - 1, index + context); k++) {
+      near[k] = true;
+    }
+  });
+  const out = [`--- ${labels[0]}`, `+++ ${labels[1]}`];
+  lines.forEach((line, index) => {
+    if (!near[index]) return;
+    if (index > 0 && !near[index - 1]) out.push("@@");
+    out.push(`${line.kind}${line.text}`);
+  });
+  return out.join("\n");
+}

@@ -1,0 +1,72 @@
+/** Reading and replacing the user's files so that a failure half-way never leaves a half-written one. */
+import { CommandFailedError } from "../cli/errors.ts";
+
+export function readIfExists(path: string): string | undefined {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw new CommandFailedError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The file a write to `path` should replace: a symlink's target (dotfile managers link settings files),
+ * so that the link stays a link.
+ */
+function realTarget(path: string): string {
+  try {
+    return Deno.lstatSync(path).isSymlink ? Deno.realPathSync(path) : path;
+  } catch {
+    return path;
+  }
+}
+
+/** Temp file beside the target, then rename: readers see the old file or the new one, never a part. */
+export function writeAtomically(path: string, text: string): void {
+  const target = realTarget(path);
+  let mode: number | undefined;
+  try {
+    mode = Deno.statSync(target).mode ?? undefined;
+  } catch {
+    // A new file: the umask decides, as for any file the user creates.
+  }
+  const temp = `${target}.tmp-${Deno.pid}`;
+  try {
+    Deno.writeTextFileSync(temp, text, mode === undefined ? {} : { mode: mode & 0o777 });
+    Deno.renameSync(temp, target);
+  } catch (error) {
+    try {
+      Deno.removeSync(temp);
+    } catch {
+      // Never created.
+    }
+    throw new CommandFailedError(`cannot write ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** `20261121T101500Z`: sorts by time, and has no characters that any file system refuses. */
+function stamp(now: Date): string {
+  return now.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(/[-:]/g, "");
+}
+
+/** Copies `path` to `<path>.bak-<UTC time>` (a new name even when two backups fall in the same second). */
+export function backUp(path: string, now: Date): string {
+  const base = `${path}.bak-${stamp(now)}`;
+  for (let n = 1;; n++) {
+    const backup = n === 1 ? base : `${base}-${n}`;
+    try {
+      Deno.writeTextFileSync(backup, Deno.readTextFileSync(realTarget(path)), {
+        createNew: true,
+        mode: 0o600,
+      });
+      return backup;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) {
+        throw new CommandFailedError(
+          `cannot back up ${path}: ${(error as Error).message}; nothing was changed`,
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * The agent's hook settings: where they live, what docsearch-hook registers there, and how its entries are
+ * merged into and taken out of a file that also holds the user's own hooks and settings. Pure: text and
+ * objects in, text and objects out; the command modules do the reading and writing.
+ */
+import { z } from "zod";
+import { jsonPath, syntaxProblem } from "../json_problems.ts";
+import { baseName, type Env, homeDir, join, type OS } from "../paths.ts";
+import { commandLine, shellWords } from "./shell.ts";
+
+export const AGENTS = ["claude", "ripperdoc"] as const;
+export type Agent = typeof AGENTS[number];
+export const SCOPES = ["user", "project", "local"] as const;
+export type Scope = typeof SCOPES[number];
+
+export const AGENT_NAMES: Record<Agent, string> = { claude: "Claude Code", ripperdoc: "Ripperdoc" };
+
+/** The settings file of one agent and scope; undefined for the user scope when there is no home directory. */
+export function settingsPath(
+  agent: Agent,
+  scope: Scope,
+  env: Env,
+  os: OS,
+  projectDir: string,
+): string | undefined {
+  const home = homeDir(env, os);
+  if (agent === "claude") {
+    if (scope !== "user") {
+      return join(os, projectDir, ".claude", scope === "project" ? "settings.json" : "settings.local.json");
+    }
+    // Claude Code keeps its whole user folder elsewhere when CLAUDE_CONFIG_DIR is set.
+    const dir = env("CLAUDE_CONFIG_DIR") || (home && join(os, home, ".claude"));
+    return dir ? join(os, dir, "settings.json") : undefined;
+  }
+  if (scope !== "user") {
+    return join(os, projectDir, ".ripperdoc", scope === "project" ? "hooks.json" : "hooks.local.json");
+  }
+  return home ? join(os, home, ".ripperdoc", "hooks.json") : undefined;
+}
+
+interface Registration {
+  event: string;
+  matcher?: string;
+  /** Seconds; the hook itself gives up on a busy state database long before. */
+  timeout: number;
+  /** Capture only: the agent need not wait, where it can run a hook in the background. */
+  background: boolean;
+  /** Agents without the event get no entry for it. */
+  claudeOnly?: boolean;
+}
+
+/** The agent waits for these answers, so their timeouts are short; capture runs in the background. */
+export const REGISTRATIONS: readonly Registration[] = [
+  { event: "PreToolUse", matcher: "WebSearch|WebFetch", timeout: 10, background: false },
+  { event: "UserPromptSubmit", timeout: 10, background: false },
+  { event: "SessionStart", timeout: 10, background: false },
+  { event: "PostToolUse", matcher: "*", timeout: 30, background: true },
+  { event: "PostToolUseFailure", matcher: "*", timeout: 30, background: true, claudeOnly: true },
+  { event: "Stop", timeout: 30, background: true },
+  { event: "SubagentStop", timeout: 30, background: true },
+  { event: "PreCompact", timeout: 30, background: true },
+  { event: "SessionEnd", timeout: 30, background: true },
+];
+
+export function registrationsFor(agent: Agent): Registration[] {
+  return REGISTRATIONS.filter((registration) => agent === "claude" || !registration.claudeOnly);
+}
+
+/** `<program words> hook`, quoted for the agent's shell on `os`. */
+export function hookCommand(self: readonly string[], os: OS): string {
+  return commandLine([...self, "hook"], os);
+}
+
+/** What a registered command of ours runs: the binary, or for a checkout the deno binary and its main.ts. */
+export interface OurCommand {
+  program: string;
+  script?: string;
+}
+
+const BINARY_NAME = /^docsearch-hook([-.][\w.-]*)?$/i;
+
+/**
+ * Recognises docsearch-hook's own entries by their command: a program named docsearch-hook (any folder, any
+ * release target suffix) running `hook`, or deno running a checkout in exactly the shape install writes
+ * (`--config=<dir>/deno.json <dir>/main.ts hook`), which another project's command would not have.
+ */
+export function ourCommand(command: string): OurCommand | undefined {
+  const words = shellWords(command);
+  const at = words.indexOf("hook");
+  if (at < 1) return undefined;
+  const program = words[0];
+  if (at === 1 && BINARY_NAME.test(baseName(program))) return { program };
+  const script = words[at - 1];
+  if (!/^deno(\.exe)?$/i.test(baseName(program)) || baseName(script) !== "main.ts") return undefined;
+  const dir = script.slice(0, script.length - "main.ts".length);
+  return words.includes(`--config=${dir}deno.json`) ? { program, script } : undefined;
+}
+
+// ---- the settings file -----------------------------------------------------------------------------------
+
+const handlerSchema = z.looseObject({ type: z.string(), command: z.string().optional() });
+const groupSchema = z.looseObject({ matcher: z.string().optional(), hooks: z.array(handlerSchema) });
+const settingsSchema = z.looseObject({ hooks: z.record(z.string(), z.array(groupSchema)).optional() });
+
+type Handler = z.infer<typeof handlerSchema>;
+type Group = z.infer<typeof groupSchema>;
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** A settings file that cannot be merged into safely; nothing is written. */
+export class SettingsError extends Error {}
+
+/**
+ * The file's own object (not zod's copy, so key order and unknown fields stay as written), once zod has
+ * confirmed that the parts install touches have the shape the agent expects. An empty file is empty settings.
+ */
+export function parseSettings(text: string, file: string): Settings {
+  if (text.trim() === "") return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new SettingsError(syntaxProblem(file, text, error));
+  }
+  const checked = settingsSchema.safeParse(raw);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw new SettingsError(`${file}: ${jsonPath(issue.path)}: ${issue.message}`);
+  }
+  return raw as Settings;
+}
+
+/** Indentation and final newline as the file has them, so a rewrite changes only what it must. */
+export interface Layout {
+  indent: string;
+  finalNewline: boolean;
+}
+
+export function layoutOf(text: string | undefined): Layout {
+  if (text === undefined || text.trim() === "") return { indent: "  ", finalNewline: true };
+  return { indent: /^([ \t]+)["}\]]/m.exec(text)?.[1] ?? "  ", finalNewline: text.endsWith("\n") };
+}
+
+export function formatSettings(settings: Settings, layout: Layout): string {
+  return JSON.stringify(settings, null, layout.indent) + (layout.finalNewline ? "\n" : "");
+}
+
+const ourHandler = (handler: Handler) =>
+  handler.type === "command" && handler.command !== undefined ? ourCommand(handler.command) : undefined;
+
+interface Stripped {
+  settings: Settings;
+  removed: number;
+  /** Per event, where the first removed entry stood, so a new one takes its place. */
+  at: Map<string, number>;
+}
+
+/** Takes out every handler of ours. Event lists it empties stay, empty, for the caller to refill or drop. */
+function strip(settings: Settings): Stripped {
+  const copy = structuredClone(settings);
+  const at = new Map<string, number>();
+  let removed = 0;
+  for (const [event, groups] of Object.entries(copy.hooks ?? {})) {
+    const kept: Group[] = [];
+    for (const group of groups) {
+      const handlers = group.hooks.filter((handler) => ourHandler(handler) === undefined);
+      const gone = group.hooks.length - handlers.length;
+      if (gone > 0 && !at.has(event)) at.set(event, kept.length);
+      removed += gone;
+      if (gone === 0) kept.push(group);
+      else if (handlers.length > 0) kept.push({ ...group, hooks: handlers });
+    }
+    copy.hooks![event] = kept;
+  }
+  return { settings: copy, removed, at };
+}
+
+/** Drops the event lists (and the `hooks` object) that only our entries filled. */
+function dropEmptied(settings: Settings, emptied: Iterable<string>): Settings {
+  const hooks = settings.hooks;
+  if (hooks === undefined) return settings;
+  let dropped = false;
+  for (const event of emptied) {
+    if (hooks[event]?.length === 0) {
+      delete hooks[event];
+      dropped = true;
+    }
+  }
+  if (dropped && Object.keys(hooks).length === 0) delete settings.hooks;
+  return settings;
+}
+
+function handlerFor(registration: Registration, command: string, agent: Agent): Handler {
+  return {
+    type: "command",
+    command,
+    timeout: registration.timeout,
+    // Only Claude Code knows `async`; Ripperdoc runs every hook in turn.
+    ...(registration.background && agent === "claude" ? { async: true } : {}),
+  };
+}
+
+export interface Merge {
+  settings: Settings;
+  /** Whether the meaning changed (formatting aside). */
+  changed: boolean;
+  /** Our handlers found before the change. */
+  removed: number;
+}
+
+const sameMeaning = (a: Settings, b: Settings) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The settings with docsearch-hook registered for every event the agent has, replacing its earlier entries
+ * where they stood (so a re-install keeps the order the user chose) and touching nothing else.
+ */
+export function withRegistration(settings: Settings, command: string, agent: Agent): Merge {
+  const { settings: next, removed, at } = strip(settings);
+  const hooks = next.hooks ??= {};
+  for (const registration of registrationsFor(agent)) {
+    const group: Group = {
+      ...(registration.matcher === undefined ? {} : { matcher: registration.matcher }),
+      hooks: [handlerFor(registration, command, agent)],
+    };
+    const groups = hooks[registration.event] ??= [];
+    groups.splice(at.get(registration.event) ?? groups.length, 0, group);
+  }
+  return { settings: next, changed: !sameMeaning(settings, next), removed };
+}
+
+/** The settings without any entry of docsearch-hook's; what only they needed goes with them. */
+export function withoutRegistration(settings: Settings): Merge {
+  const { settings: next, removed, at } = strip(settings);
+  const cleaned = dropEmptied(next, at.keys());
+  return { settings: cleaned, changed: !sameMeaning(settings, cleaned), removed };
+}
+
+/** One registered command of ours, where it is, for doctor. */
+export interface Found {
+  event: string;
+  matcher?: string;
+  command: string;
+  ours: OurCommand;
+}
+
+export function registrationsIn(settings: Settings): Found[] {
+  return Object.entries(settings.hooks ?? {}).flatMap(([event, groups]) =>
+    groups.flatMap((group) =>
+      group.hooks.flatMap((handler) => {
+        const ours = ourHandler(handler);
+        return ours ? [{ event, matcher: group.matcher, command: handler.command!, ours }] : [];
+      })
+    )
+  );
+}
