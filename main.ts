@@ -128,6 +128,16 @@ const COMMANDS = {
     options: installOptions,
     run: async (args) => (await import("./lib/commands/install.ts")).uninstall(args),
   }),
+  doctor: command({
+    summary:
+      "check the setup (binary, registration, config, databases, MCP servers, state) and say how to fix it",
+    usage: "docsearch-hook doctor [--json] [--config PATH]",
+    options: {
+      json: { type: "boolean", description: "print the checks as JSON" },
+      config: configOption,
+    },
+    run: async (args) => (await import("./lib/commands/doctor.ts")).run(args),
+  }),
   log: command({
     summary: "the latest observations the hook recorded",
     usage: "docsearch-hook log [--session ID] [--limit N] [--json]",

@@ -1,0 +1,320 @@
+/**
+ * `docsearch-hook doctor`: gathers the facts (settings files, config, MCP servers, the state database, a
+ * synthetic WebSearch through the real hook code) and prints one line per check with a fix for each problem.
+ * Exit 1 when anything is broken. It changes nothing of the user's; the self-test uses a throwaway state.
+ */
+import { print } from "../cli/io.ts";
+import { commandConfig } from "../config/resolve.ts";
+import type { Config } from "../config/types.ts";
+import {
+  type Check,
+  configChecks,
+  databaseChecks,
+  duplicateKeywordChecks,
+  type FileFacts,
+  mcpChecks,
+  mcpServersIn,
+  registrationChecks,
+  type SettingsFile,
+} from "../doctor/checks.ts";
+import { AGENTS, hookCommand, ourCommand, SCOPES, settingsPath } from "../install/settings.ts";
+import { type Env, homeDir, isAbsolute, join, processEnv, stateDir } from "../paths.ts";
+import { killSwitchOn } from "../switches/switches.ts";
+import { VERSION } from "../version.ts";
+import { hookOutput, processDeps } from "./hook.ts";
+import { selfCommand } from "./install.ts";
+
+export interface DoctorArgs {
+  values: { json?: boolean; config?: string };
+}
+
+const os = Deno.build.os;
+
+function readText(path: string): { text?: string; readError?: string } {
+  try {
+    return { text: Deno.readTextFileSync(path) };
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? {} : { readError: (error as Error).message };
+  }
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function realPath(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+const files: FileFacts = {
+  exists,
+  same: (a, b) => realPath(a) === realPath(b),
+  locate(program) {
+    if (isAbsolute(program, os) || program.includes("/")) return exists(program) ? program : undefined;
+    const dirs = (processEnv("PATH") ?? "").split(os === "windows" ? ";" : ":").filter(Boolean);
+    const names = os === "windows" ? [program, `${program}.exe`] : [program];
+    for (const dir of dirs) {
+      for (const name of names) {
+        const path = join(os, dir, name);
+        if (exists(path)) return path;
+      }
+    }
+    return undefined;
+  },
+};
+
+function binaryCheck(self: readonly string[]): Check {
+  const name = "binary";
+  if (self.length > 1) {
+    const script = self[self.length - 1];
+    return {
+      status: "ok",
+      name,
+      message: `docsearch-hook ${VERSION}, run from source (${script}) by deno ${Deno.version.deno}`,
+    };
+  }
+  return exists(self[0]) ? { status: "ok", name, message: `docsearch-hook ${VERSION} (${self[0]})` } : {
+    status: "fail",
+    name,
+    message: `DOCSEARCH_HOOK_SELF names ${self[0]}, which does not exist`,
+    fix: "unset DOCSEARCH_HOOK_SELF, or point it at the launcher that runs docsearch-hook",
+  };
+}
+
+function settingsFiles(projectDir: string): SettingsFile[] {
+  return AGENTS.flatMap((agent) =>
+    SCOPES.flatMap((scope) => {
+      const path = settingsPath(agent, scope, processEnv, os, projectDir);
+      return path === undefined ? [] : [{ agent, scope, path, ...readText(path) }];
+    })
+  );
+}
+
+function mcpCheckList(config: Config, projectDir: string): Check[] {
+  const dir = processEnv("CLAUDE_CONFIG_DIR") || homeDir(processEnv, os);
+  const claudeJson = dir === undefined ? undefined : join(os, dir, ".claude.json");
+  const projectJson = join(os, projectDir, ".mcp.json");
+  const servers = [
+    ...(claudeJson ? mcpServersIn(readText(claudeJson).text, claudeJson, projectDir) : []),
+    ...mcpServersIn(readText(projectJson).text, projectJson),
+  ];
+  return mcpChecks(config, servers, [...(claudeJson ? [claudeJson] : []), projectJson]);
+}
+
+const size = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 ** 2
+    ? `${(bytes / 1024).toFixed(0)} KB`
+    : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+
+/** Opens (creating it when missing, as the first hook event would), and proves a write would succeed. */
+async function stateCheck(): Promise<Check> {
+  const name = "state";
+  const dir = stateDir(processEnv, os);
+  if (dir === undefined) {
+    return {
+      status: "fail",
+      name,
+      message: "no state directory: neither DOCSEARCH_HOME nor HOME is set, so no escape hatch works",
+      fix: "set DOCSEARCH_HOME (or HOME) in the agent's environment",
+    };
+  }
+  const { openStateDb, SCHEMA_VERSION, stateDbPath, waitForLock } = await import("../state/db.ts");
+  const file = stateDbPath(dir, os);
+  const existed = exists(file);
+  let db;
+  try {
+    db = openStateDb(dir, os);
+  } catch (error) {
+    return {
+      status: "fail",
+      name,
+      message: `cannot open ${file}: ${(error as Error).message}`,
+      fix: `make ${dir} a directory of yours (mode 0700), or set DOCSEARCH_HOME to one`,
+    };
+  }
+  try {
+    const mode = (db.prepare("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode;
+    const version = (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
+    // Rewriting the version under a write lock, then rolling back: a real write, and nothing changes.
+    waitForLock(() => db.exec("BEGIN IMMEDIATE"), 2000);
+    try {
+      db.exec(`PRAGMA user_version = ${version}`);
+    } finally {
+      db.exec("ROLLBACK");
+    }
+    const bytes = [file, `${file}-wal`].reduce(
+      (sum, path) => sum + (exists(path) ? Deno.statSync(path).size : 0),
+      0,
+    );
+    const facts = `${file}: schema ${version}, ${mode.toUpperCase()}, writable, ${size(bytes)}${
+      existed ? "" : " (created now)"
+    }`;
+    if (mode.toLowerCase() !== "wal") {
+      return {
+        status: "warn",
+        name,
+        message: `${facts}: not in WAL mode, so parallel hook events wait for each other`,
+        fix: `sqlite3 ${file} 'PRAGMA journal_mode=WAL'`,
+      };
+    }
+    if (version !== SCHEMA_VERSION) {
+      return {
+        status: "fail",
+        name,
+        message: `${facts}: expected schema ${SCHEMA_VERSION}`,
+        fix: "upgrade docsearch-hook",
+      };
+    }
+    const open = os !== "windows" && ((Deno.statSync(dir).mode ?? 0) & 0o077) !== 0;
+    return open
+      ? {
+        status: "warn",
+        name,
+        message: `${facts}; ${dir} can be read by other users, and it holds what your sessions did`,
+        fix: `chmod 700 ${dir}`,
+      }
+      : { status: "ok", name, message: facts };
+  } catch (error) {
+    return {
+      status: "fail",
+      name,
+      message: `${file} is not writable: ${(error as Error).message}`,
+      fix: `make ${file} and ${dir} yours and writable (file 0600, directory 0700)`,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+function killSwitchCheck(): Check {
+  return killSwitchOn(processEnv)
+    ? {
+      status: "warn",
+      name: "kill switch",
+      message:
+        "DOCSEARCH_HOOK_DISABLED is set in this shell: where the agent has it too, every hook event is a silent allow",
+      fix: "unset DOCSEARCH_HOOK_DISABLED (and remove it from the agent's env settings)",
+    }
+    : { status: "ok", name: "kill switch", message: "DOCSEARCH_HOOK_DISABLED is not set" };
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+/**
+ * A WebSearch for the first enabled database's first keyword through the hook's own code, with this config
+ * and a throwaway state directory: it must be denied with guidance, and its identical retry let through.
+ */
+async function selfTest(configFlag: string | undefined, config: Config): Promise<Check> {
+  const name = "self-test";
+  const temp = Deno.makeTempDirSync({ prefix: "docsearch-doctor-" });
+  try {
+    // The kill switch is reported on its own; the self-test is about the code path behind it.
+    const env: Env = (key) =>
+      key === "DOCSEARCH_HOME" ? temp : key === "DOCSEARCH_HOOK_DISABLED" ? undefined : processEnv(key);
+    const database = config.databases.find((candidate) => candidate.enabled);
+    const query = database ? `${database.keywords[0]} documentation` : "docsearch-hook doctor self-test";
+    const event = JSON.stringify({
+      session_id: `docsearch-doctor-${Deno.pid}`,
+      cwd: Deno.cwd(),
+      hook_event_name: "PreToolUse",
+      tool_name: "WebSearch",
+      tool_input: { query },
+      tool_use_id: "docsearch-doctor",
+    });
+    const run = async () => {
+      const start = performance.now();
+      const output = await hookOutput({ ok: true, text: event }, configFlag, { ...processDeps, env });
+      return { output, took: performance.now() - start };
+    };
+    const first = await run();
+    const retry = await run();
+    const noted = first.output.stderr ? ` (the hook noted: ${first.output.stderr})` : "";
+    const times = `${ms(first.took)} in process, its retry ${ms(retry.took)}`;
+    if (database === undefined) {
+      return {
+        status: first.output.stdout === undefined ? "ok" : "fail",
+        name,
+        message: `a WebSearch passed, as it should with no enabled database (${times})${noted}`,
+        fix: "report this as a bug",
+      };
+    }
+    const denied = first.output.stdout?.includes('"permissionDecision":"deny"') &&
+      first.output.stdout.includes(database.mcpToolName);
+    if (!denied) {
+      return {
+        status: "fail",
+        name,
+        message: `a WebSearch for "${query}" was not denied${noted}`,
+        fix: "run docsearch-hook check " + JSON.stringify(query) + " to see why",
+      };
+    }
+    if (retry.output.stdout !== undefined) {
+      return {
+        status: "fail",
+        name,
+        message: `the identical retry of "${query}" was denied again: the escape hatch does not work${noted}`,
+        fix: "see the state line above",
+      };
+    }
+    return {
+      status: noted ? "warn" : "ok",
+      name,
+      message: `a WebSearch for "${query}" was denied with guidance to ${database.mcpToolName}, ` +
+        `its identical retry let through (${times})${noted}`,
+      ...(noted ? { fix: "see the note: the hook works, but not everything it needs is there" } : {}),
+    };
+  } finally {
+    Deno.removeSync(temp, { recursive: true });
+  }
+}
+
+const SYMBOL = { ok: "✓", warn: "!", fail: "✗" } as const;
+
+export function formatChecks(checks: readonly Check[]): string {
+  const lines = checks.flatMap((check) => [
+    `${SYMBOL[check.status]} ${check.name}: ${check.message}`,
+    ...(check.fix ? [`    fix: ${check.fix}`] : []),
+  ]);
+  const warnings = checks.filter((check) => check.status === "warn").length;
+  const failures = checks.filter((check) => check.status === "fail").length;
+  const summary = failures + warnings === 0
+    ? "Everything is in order."
+    : `${failures} ${failures === 1 ? "problem" : "problems"}, ${warnings} ${
+      warnings === 1 ? "warning" : "warnings"
+    }.`;
+  return [...lines, "", summary].join("\n");
+}
+
+export async function run({ values }: DoctorArgs): Promise<number> {
+  const projectDir = processEnv("CLAUDE_PROJECT_DIR") || Deno.cwd();
+  const self = selfCommand();
+  const selfRegistered = ourCommand(hookCommand(self, os)) ?? { program: self[0] };
+  const { location, config } = commandConfig(values.config, projectDir);
+  const checks: Check[] = [
+    binaryCheck(self),
+    ...registrationChecks(settingsFiles(projectDir), selfRegistered, files),
+    ...configChecks(config, location.paths, location.explicit),
+    ...duplicateKeywordChecks(config),
+    ...databaseChecks(config, homeDir(processEnv, os), files),
+    ...mcpCheckList(config, projectDir),
+    await stateCheck(),
+    killSwitchCheck(),
+    await selfTest(values.config, config),
+  ];
+  const failed = checks.some((check) => check.status === "fail");
+  print(
+    values.json ? JSON.stringify({ version: VERSION, ok: !failed, checks }, null, 2) : formatChecks(checks),
+  );
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,325 @@
+/**
+ * The judgements `docsearch-hook doctor` makes, as functions of facts gathered elsewhere (file contents, what
+ * exists, the resolved config), so each one is tested without a machine set up to fail that way.
+ */
+import type { Config } from "../config/types.ts";
+import {
+  type Agent,
+  AGENT_NAMES,
+  type Found,
+  type OurCommand,
+  parseSettings,
+  registrationsFor,
+  registrationsIn,
+  type Scope,
+  SettingsError,
+} from "../install/settings.ts";
+
+export type Status = "ok" | "warn" | "fail";
+
+export interface Check {
+  status: Status;
+  /** What was checked, e.g. "config" or "Claude Code, user scope". */
+  name: string;
+  message: string;
+  /** A concrete next step: always there for warn and fail. */
+  fix?: string;
+}
+
+const ok = (name: string, message: string): Check => ({ status: "ok", name, message });
+const warn = (name: string, message: string, fix: string): Check => ({ status: "warn", name, message, fix });
+const fail = (name: string, message: string, fix: string): Check => ({ status: "fail", name, message, fix });
+
+/** What doctor needs to know about files, injected so the checks run on made-up machines. */
+export interface FileFacts {
+  /** The program's full path when it exists (a bare name is looked up on PATH), else undefined. */
+  locate(program: string): string | undefined;
+  exists(path: string): boolean;
+  /** Whether two paths name the same file (after symlinks). */
+  same(a: string, b: string): boolean;
+}
+
+// ---- registration ----------------------------------------------------------------------------------------
+
+export interface SettingsFile {
+  agent: Agent;
+  scope: Scope;
+  path: string;
+  /** Undefined when the file does not exist. */
+  text?: string;
+  /** Why an existing file could not be read. */
+  readError?: string;
+}
+
+const scopeFlags = (agent: Agent, scope: Scope) =>
+  `${scope === "user" ? "" : ` --scope ${scope}`}${agent === "claude" ? "" : ` --agent ${agent}`}`;
+
+/** What a registered command runs, for messages. */
+const runs = (command: OurCommand) => command.script ?? command.program;
+
+function isThis(found: OurCommand, self: OurCommand, files: FileFacts): boolean {
+  if (found.script !== undefined || self.script !== undefined) {
+    return found.script !== undefined && self.script !== undefined && files.same(found.script, self.script);
+  }
+  const located = files.locate(found.program);
+  return located !== undefined && files.same(located, self.program);
+}
+
+const coversWebTools = (matcher: string | undefined) => {
+  if (matcher === undefined || matcher === "" || matcher === "*") return true;
+  try {
+    const pattern = new RegExp(`^(?:${matcher})$`);
+    return pattern.test("WebSearch") && pattern.test("WebFetch");
+  } catch {
+    return false;
+  }
+};
+
+interface Read {
+  file: SettingsFile;
+  found: Found[];
+  /** Why the file cannot be read as settings. */
+  error?: string;
+}
+
+function read(file: SettingsFile): Read | undefined {
+  if (file.readError !== undefined) {
+    return { file, found: [], error: `cannot read ${file.path}: ${file.readError}` };
+  }
+  if (file.text === undefined) return undefined;
+  try {
+    return { file, found: registrationsIn(parseSettings(file.text, file.path)) };
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    return { file, found: [], error: error.message };
+  }
+}
+
+/** One line for a settings file that registers docsearch-hook or cannot be read; none for the others. */
+function fileCheck({ file, found, error }: Read, self: OurCommand, files: FileFacts): Check | undefined {
+  const name = `${AGENT_NAMES[file.agent]}, ${file.scope} scope`;
+  const again = `docsearch-hook install${scopeFlags(file.agent, file.scope)}`;
+  if (error !== undefined) {
+    return fail(name, error, `fix the file: ${AGENT_NAMES[file.agent]} cannot read it either`);
+  }
+  if (found.length === 0) return undefined;
+  const where = ` (${file.path})`;
+  const commands = [...new Map(found.map((entry) => [entry.command, entry.ours])).values()];
+  const missing = commands.find((command) =>
+    command.script === undefined ? files.locate(command.program) === undefined : !files.exists(command.script)
+  );
+  if (missing !== undefined) {
+    return fail(
+      name,
+      `the registered command runs ${runs(missing)}, which does not exist${where}`,
+      `register this binary instead: ${again}`,
+    );
+  }
+  const expected = registrationsFor(file.agent).map((registration) => registration.event);
+  const perEvent = new Map<string, number>();
+  for (const entry of found) perEvent.set(entry.event, (perEvent.get(entry.event) ?? 0) + 1);
+  const twice = [...perEvent].filter(([, n]) => n > 1).map(([event]) => event);
+  if (twice.length > 0) {
+    return warn(
+      name,
+      `registered more than once for ${twice.join(", ")}: each such event is handled twice${where}`,
+      `${again} (it keeps one entry per event)`,
+    );
+  }
+  const absent = expected.filter((event) => !perEvent.has(event));
+  if (absent.length > 0) {
+    return warn(
+      name,
+      `registered for ${expected.length - absent.length} of ${expected.length} events (missing ${
+        absent.join(", ")
+      })${where}`,
+      again,
+    );
+  }
+  const pre = found.find((entry) => entry.event === "PreToolUse");
+  if (pre !== undefined && !coversWebTools(pre.matcher)) {
+    return warn(
+      name,
+      `the PreToolUse matcher "${pre.matcher}" does not cover both WebSearch and WebFetch${where}`,
+      again,
+    );
+  }
+  const other = commands.find((command) => !isThis(command, self, files));
+  if (other !== undefined) {
+    return warn(
+      name,
+      `registered, but it runs ${runs(other)}, not this docsearch-hook (${runs(self)})${where}`,
+      `if this one is the one to use: ${again}`,
+    );
+  }
+  return ok(name, `registered for all ${expected.length} events, running this docsearch-hook${where}`);
+}
+
+/**
+ * One line per settings file that registers docsearch-hook or is unreadable, then what spans files: the same
+ * agent told to run two different commands, or no registration anywhere.
+ */
+export function registrationChecks(
+  settings: readonly SettingsFile[],
+  self: OurCommand,
+  files: FileFacts,
+): Check[] {
+  const reads = settings.flatMap((file) => read(file) ?? []);
+  const checks = reads.flatMap((r) => fileCheck(r, self, files) ?? []);
+  for (const agent of new Set(reads.map((r) => r.file.agent))) {
+    const registered = reads.filter((r) => r.file.agent === agent && r.found.length > 0);
+    // The agent runs an identical command once however many files name it; different ones all run.
+    const commands = new Set(registered.flatMap((r) => r.found.map((entry) => entry.command)));
+    if (commands.size > 1 && registered.length > 1) {
+      const scopes = registered.map((r) => r.file.scope);
+      checks.push(warn(
+        `${AGENT_NAMES[agent]}, duplicates`,
+        `registered in the ${scopes.join(" and ")} scopes with different commands: every event runs each`,
+        `keep one: docsearch-hook uninstall${scopeFlags(agent, scopes[scopes.length - 1])}`,
+      ));
+    }
+  }
+  if (!reads.some((r) => r.found.length > 0)) {
+    checks.push(fail(
+      "registration",
+      "docsearch-hook is not registered with any agent: it never runs",
+      "docsearch-hook install (add --scope project or --agent ripperdoc as needed)",
+    ));
+  }
+  return checks;
+}
+
+// ---- config --------------------------------------------------------------------------------------------
+
+/** Problems that only mean something was ignored (the rest skip a file, an entry or a setting). */
+const isNotice = (problem: string) => /unknown field, ignored/.test(problem);
+
+export function configChecks(config: Config, paths: readonly string[], explicit: boolean): Check[] {
+  const checks: Check[] = [];
+  const enabled = config.databases.filter((database) => database.enabled);
+  for (const path of paths) {
+    const problems = config.problems.filter((problem) => problem.startsWith(`${path}:`));
+    const read = config.files.includes(path);
+    if (!read && problems.length === 0) continue;
+    const name = `config ${path}`;
+    const serious = problems.filter((problem) => !isNotice(problem));
+    const detail = (list: string[]) => list.map((problem) => problem.slice(path.length + 2)).join("; ");
+    if (serious.length > 0) {
+      checks.push(
+        fail(name, detail(serious), "correct the file at the JSON path shown (see README, Configuration)"),
+      );
+    } else if (problems.length > 0) {
+      checks.push(warn(name, detail(problems), "remove or rename the field"));
+    } else {
+      const own = config.databases.filter((database) => database.source === path).length;
+      checks.push(ok(name, `valid, ${own === 1 ? "1 database" : `${own} databases`} defined here`));
+    }
+  }
+  // Problems not tied to one of the files (e.g. an --config file that does not exist).
+  const loose = config.problems.filter((problem) => !paths.some((path) => problem.startsWith(`${path}:`)));
+  for (const problem of loose) checks.push(fail("config", problem, "see README, Configuration"));
+  if (config.files.length === 0 && !explicit) {
+    checks.push(fail(
+      "config",
+      `no config file found (looked for ${paths.join(", ")}): nothing is redirected`,
+      "docsearch-hook install creates the user config from the example; then point its databases at your docs",
+    ));
+  } else if (enabled.length === 0 && config.files.length > 0) {
+    checks.push(warn(
+      "databases",
+      "no enabled database: every web search passes",
+      "add a database, or set enabled: true on one",
+    ));
+  }
+  return checks;
+}
+
+export function duplicateKeywordChecks(config: Config): Check[] {
+  const owners = new Map<string, string[]>();
+  for (const database of config.databases.filter((d) => d.enabled)) {
+    for (const keyword of new Set(database.keywords.map((k) => k.toLowerCase()))) {
+      owners.set(keyword, [...owners.get(keyword) ?? [], database.name]);
+    }
+  }
+  return [...owners].filter(([, names]) => names.length > 1).map(([keyword, names]) =>
+    warn(
+      "keywords",
+      `"${keyword}" is a keyword of ${names.join(" and ")}: a search naming it is sent to all of them`,
+      `keep "${keyword}" in one database, unless searching them all in parallel is what you want`,
+    )
+  );
+}
+
+/** `~/x` as the shell would read it. */
+export function expandHome(path: string, home: string | undefined): string {
+  return home !== undefined && (path === "~" || path.startsWith("~/")) ? home + path.slice(1) : path;
+}
+
+export function databaseChecks(config: Config, home: string | undefined, files: FileFacts): Check[] {
+  return config.databases.filter((database) => database.enabled && database.path !== undefined).map(
+    (database) => {
+      const path = database.path!;
+      const name = `database ${database.name}`;
+      return files.exists(expandHome(path, home)) ? ok(name, `${path} exists`) : warn(
+        name,
+        `${path} does not exist: the agent is sent to a database that is not there`,
+        `build the index at ${path}, or correct "path" in ${database.source}`,
+      );
+    },
+  );
+}
+
+// ---- MCP servers ---------------------------------------------------------------------------------------
+
+/** An MCP server the agent knows, and the file that names it. */
+export interface McpServer {
+  name: string;
+  source: string;
+}
+
+/** Claude Code names a server's tools `mcp__<server>__<tool>`, with characters outside [A-Za-z0-9_-] as `_`. */
+const toolPrefix = (server: string) => `mcp__${server.replace(/[^A-Za-z0-9_-]/g, "_")}__`;
+
+export function mcpChecks(
+  config: Config,
+  servers: readonly McpServer[],
+  lookedIn: readonly string[],
+): Check[] {
+  const byTool = new Map<string, string[]>();
+  for (const database of config.databases.filter((d) => d.enabled)) {
+    byTool.set(database.mcpToolName, [...byTool.get(database.mcpToolName) ?? [], database.name]);
+  }
+  return [...byTool].map(([tool, databases]) => {
+    const name = `MCP tool ${tool}`;
+    const used = `used by ${databases.join(", ")}`;
+    if (!tool.startsWith("mcp__")) {
+      return warn(name, `not an MCP tool name (${used})`, 'set "mcp_tool_name" to mcp__<server>__<tool>');
+    }
+    const server = servers.find((candidate) => tool.startsWith(toolPrefix(candidate.name)));
+    if (server !== undefined) {
+      return ok(name, `server "${server.name}" is configured in ${server.source} (${used})`);
+    }
+    const guess = tool.slice(5).split("__")[0];
+    return warn(
+      name,
+      `no MCP server "${guess}" is configured for Claude Code (${used}; looked in ${lookedIn.join(", ")})`,
+      `add it (claude mcp add ${guess} -- <its command>), or set "mcp_tool_name" to a tool you have`,
+    );
+  });
+}
+
+/** The servers named in `~/.claude.json` (user, and this project's private ones) or a project `.mcp.json`. */
+export function mcpServersIn(text: string | undefined, source: string, projectDir?: string): McpServer[] {
+  if (text === undefined) return [];
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const names = (value: unknown) =>
+    typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
+  const record = json as { mcpServers?: unknown; projects?: Record<string, { mcpServers?: unknown }> };
+  const project = projectDir === undefined ? undefined : record.projects?.[projectDir]?.mcpServers;
+  return [...names(record.mcpServers), ...names(project)].map((name) => ({ name, source }));
+}
