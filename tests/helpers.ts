@@ -1,7 +1,9 @@
 /** Shared test helpers: config builders and a sandboxed runner for the real CLI. */
 import { type Config, type Database, DEFAULT_CAPTURE, DEFAULT_CONTEXT } from "../lib/config/types.ts";
+import { fileUrlPath } from "../lib/paths.ts";
 
-export const ROOT = new URL("../", import.meta.url).pathname;
+/** The checkout, with a trailing separator; a real path on Windows too (no "/C:/", no %20). */
+export const ROOT = fileUrlPath(new URL("../", import.meta.url), Deno.build.os);
 export const fixture = (path: string): string => `${ROOT}fixtures/${path}`;
 export const readFixture = (path: string): string => Deno.readTextFileSync(fixture(path));
 
