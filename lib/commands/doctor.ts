@@ -299,11 +299,12 @@ export function formatChecks(checks: readonly Check[]): string {
 export async function run({ values }: DoctorArgs): Promise<number> {
   const projectDir = processEnv("CLAUDE_PROJECT_DIR") || Deno.cwd();
   const self = selfCommand();
-  const selfRegistered = ourCommand(hookCommand(self, os)) ?? { program: self[0] };
+  const own = hookCommand(self, os);
+  const selfRegistered = ourCommand(own) ?? { program: self[0] };
   const { location, config } = commandConfig(values.config, projectDir);
   const checks: Check[] = [
     binaryCheck(self),
-    ...registrationChecks(settingsFiles(projectDir), selfRegistered, files),
+    ...registrationChecks(settingsFiles(projectDir), selfRegistered, files, own),
     ...configChecks(config, location.paths, location.explicit),
     ...duplicateKeywordChecks(config),
     ...databaseChecks(config, homeDir(processEnv, os), files),

@@ -22,6 +22,7 @@ import {
   registrationsFor,
   type Scope,
   SCOPES,
+  type Settings,
   SettingsError,
   settingsPath,
   withoutRegistration,
@@ -193,7 +194,7 @@ function planSettings(
   change: (settings: ReturnType<typeof parseSettings>) => Merge,
 ): SettingsPlan {
   const before = readIfExists(path);
-  let settings;
+  let settings: Settings;
   try {
     settings = parseSettings(before ?? "", path);
   } catch (error) {
@@ -320,7 +321,10 @@ export function uninstall({ values }: InstallArgs): number {
     return 0;
   }
   const path = settingsFile(values, where);
-  const settings = readIfExists(path) === undefined ? undefined : planSettings(path, withoutRegistration);
+  const own = hookCommand(selfCommand(), Deno.build.os);
+  const settings = readIfExists(path) === undefined
+    ? undefined
+    : planSettings(path, (s) => withoutRegistration(s, own));
   const removable = typeof dir === "string" ? removableCommands(dir) : [];
   const found = settings?.merge.removed ?? 0;
   const nothing = `No docsearch-hook entries in ${path}${settings ? "" : " (it does not exist)"}.`;

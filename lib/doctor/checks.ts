@@ -82,13 +82,13 @@ interface Read {
   error?: string;
 }
 
-function read(file: SettingsFile): Read | undefined {
+function read(file: SettingsFile, own: string | undefined): Read | undefined {
   if (file.readError !== undefined) {
     return { file, found: [], error: `cannot read ${file.path}: ${file.readError}` };
   }
   if (file.text === undefined) return undefined;
   try {
-    return { file, found: registrationsIn(parseSettings(file.text, file.path)) };
+    return { file, found: registrationsIn(parseSettings(file.text, file.path), own) };
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
     return { file, found: [], error: error.message };
@@ -157,14 +157,16 @@ function fileCheck({ file, found, error }: Read, self: OurCommand, files: FileFa
 
 /**
  * One line per settings file that registers docsearch-hook or is unreadable, then what spans files: the same
- * agent told to run two different commands, or no registration anywhere.
+ * agent told to run two different commands, or no registration anywhere. `own` is the command this
+ * docsearch-hook registers, ours whatever its program's name.
  */
 export function registrationChecks(
   settings: readonly SettingsFile[],
   self: OurCommand,
   files: FileFacts,
+  own?: string,
 ): Check[] {
-  const reads = settings.flatMap((file) => read(file) ?? []);
+  const reads = settings.flatMap((file) => read(file, own) ?? []);
   const checks = reads.flatMap((r) => fileCheck(r, self, files) ?? []);
   for (const agent of new Set(reads.map((r) => r.file.agent))) {
     const registered = reads.filter((r) => r.file.agent === agent && r.found.length > 0);

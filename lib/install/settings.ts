@@ -144,8 +144,16 @@ export function formatSettings(settings: Settings, layout: Layout): string {
   return JSON.stringify(settings, null, layout.indent) + (layout.finalNewline ? "\n" : "");
 }
 
-const ourHandler = (handler: Handler) =>
-  handler.type === "command" && handler.command !== undefined ? ourCommand(handler.command) : undefined;
+/**
+ * Ours by shape, or exactly the command this docsearch-hook registers (`own`): a launcher named in
+ * DOCSEARCH_HOOK_SELF can have any name.
+ */
+function ourHandler(handler: Handler, own: string | undefined): OurCommand | undefined {
+  if (handler.type !== "command" || handler.command === undefined) return undefined;
+  const ours = ourCommand(handler.command);
+  if (ours !== undefined || handler.command !== own) return ours;
+  return { program: shellWords(own)[0] };
+}
 
 interface Stripped {
   settings: Settings;
@@ -155,14 +163,14 @@ interface Stripped {
 }
 
 /** Takes out every handler of ours. Event lists it empties stay, empty, for the caller to refill or drop. */
-function strip(settings: Settings): Stripped {
+function strip(settings: Settings, own: string | undefined): Stripped {
   const copy = structuredClone(settings);
   const at = new Map<string, number>();
   let removed = 0;
   for (const [event, groups] of Object.entries(copy.hooks ?? {})) {
     const kept: Group[] = [];
     for (const group of groups) {
-      const handlers = group.hooks.filter((handler) => ourHandler(handler) === undefined);
+      const handlers = group.hooks.filter((handler) => ourHandler(handler, own) === undefined);
       const gone = group.hooks.length - handlers.length;
       if (gone > 0 && !at.has(event)) at.set(event, kept.length);
       removed += gone;
@@ -214,7 +222,7 @@ const sameMeaning = (a: Settings, b: Settings) => JSON.stringify(a) === JSON.str
  * where they stood (so a re-install keeps the order the user chose) and touching nothing else.
  */
 export function withRegistration(settings: Settings, command: string, agent: Agent): Merge {
-  const { settings: next, removed, at } = strip(settings);
+  const { settings: next, removed, at } = strip(settings, command);
   const hooks = next.hooks ??= {};
   for (const registration of registrationsFor(agent)) {
     const group: Group = {
@@ -227,9 +235,12 @@ export function withRegistration(settings: Settings, command: string, agent: Age
   return { settings: next, changed: !sameMeaning(settings, next), removed };
 }
 
-/** The settings without any entry of docsearch-hook's; what only they needed goes with them. */
-export function withoutRegistration(settings: Settings): Merge {
-  const { settings: next, removed, at } = strip(settings);
+/**
+ * The settings without any entry of docsearch-hook's (`own`: the command this one registers); what only they
+ * needed goes with them.
+ */
+export function withoutRegistration(settings: Settings, own?: string): Merge {
+  const { settings: next, removed, at } = strip(settings, own);
   const cleaned = dropEmptied(next, at.keys());
   return { settings: cleaned, changed: !sameMeaning(settings, cleaned), removed };
 }
@@ -242,11 +253,11 @@ export interface Found {
   ours: OurCommand;
 }
 
-export function registrationsIn(settings: Settings): Found[] {
+export function registrationsIn(settings: Settings, own?: string): Found[] {
   return Object.entries(settings.hooks ?? {}).flatMap(([event, groups]) =>
     groups.flatMap((group) =>
       group.hooks.flatMap((handler) => {
-        const ours = ourHandler(handler);
+        const ours = ourHandler(handler, own);
         return ours ? [{ event, matcher: group.matcher, command: handler.command!, ours }] : [];
       })
     )
