@@ -7,15 +7,91 @@ export function jsonPath(path: readonly PropertyKey[]): string {
     "(top level)";
 }
 
-/** JSON.parse reports a character offset (newer V8 adds line and column); editors want line and column. */
-export function syntaxProblem(file: string, text: string, error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const offset = /position (\d+)/.exec(message);
-  if (offset && !/line \d+/.test(message)) {
-    const before = text.slice(0, Number(offset[1]));
-    const line = before.split("\n").length;
-    const column = before.length - before.lastIndexOf("\n");
-    return `${file}: invalid JSON at line ${line}, column ${column}: ${message}`;
+const LITERAL = /true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/**
+ * The offset of the first character that is not valid JSON where it stands, or -1 when the text parses.
+ * V8 names the position for most mistakes but not all (a trailing comma in an array, a cut-off file, `tru`),
+ * and those are the ones people make in settings files. Only run once JSON.parse has failed.
+ */
+export function syntaxErrorOffset(text: string): number {
+  let i = 0;
+  const fail = (): never => {
+    throw i;
+  };
+  const space = () => {
+    while (i < text.length && " \t\n\r".includes(text[i])) i++;
+  };
+  const string = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i] < " ") fail();
+      i += text[i] === "\\" ? 2 : 1;
+    }
+    if (i >= text.length) fail();
+    i++;
+  };
+  /** The members of an object or array, after its opening bracket. */
+  const members = (close: "}" | "]", member: () => void) => {
+    i++;
+    space();
+    if (text[i] === close) {
+      i++;
+      return;
+    }
+    for (;;) {
+      member();
+      space();
+      if (text[i] === close) {
+        i++;
+        return;
+      }
+      if (text[i] !== ",") fail();
+      i++;
+    }
+  };
+  const value = (): void => {
+    space();
+    if (text[i] === "{") {
+      return members("}", () => {
+        space();
+        if (text[i] !== '"') fail();
+        string();
+        space();
+        if (text[i] !== ":") fail();
+        i++;
+        value();
+      });
+    }
+    if (text[i] === "[") return members("]", value);
+    if (text[i] === '"') return string();
+    LITERAL.lastIndex = i;
+    if (LITERAL.exec(text) === null) fail();
+    i = LITERAL.lastIndex;
+  };
+  try {
+    value();
+    space();
+    return i < text.length ? i : -1;
+  } catch (at) {
+    // A nesting deeper than the stack allows: no position to give.
+    return typeof at === "number" ? at : -1;
   }
-  return `${file}: invalid JSON: ${message}`;
+}
+
+/** Line and column (both from 1) of an offset. */
+function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  return `line ${before.split("\n").length}, column ${before.length - before.lastIndexOf("\n")}`;
+}
+
+/** A syntax error with line and column, and without the chunk of the file V8 quotes in some messages. */
+export function syntaxProblem(file: string, text: string, error: unknown): string {
+  const message = (error instanceof Error ? error.message : String(error))
+    .replace(/, ".*" is not valid JSON$/s, "")
+    .replace(/ in JSON at position \d+(?: \(line \d+ column \d+\))?$/, "");
+  const offset = syntaxErrorOffset(text);
+  return offset < 0
+    ? `${file}: invalid JSON: ${message}`
+    : `${file}: invalid JSON at ${lineAndColumn(text, offset)}: ${message}`;
 }

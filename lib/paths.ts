@@ -59,8 +59,13 @@ const lastSeparator = (path: string) => Math.max(path.lastIndexOf("/"), path.las
 /** The last path segment, for either separator (a Windows path can hold both). */
 export const baseName = (path: string): string => path.slice(lastSeparator(path) + 1);
 
-/** Everything before the last segment; "." for a bare name. */
-export const dirName = (path: string): string => path.slice(0, Math.max(lastSeparator(path), 0)) || ".";
+/** Everything before the last segment: "." for a bare name, the root itself for a file in the root. */
+export function dirName(path: string): string {
+  const at = lastSeparator(path);
+  if (at < 0) return ".";
+  const root = /^([a-zA-Z]:)?[\\/]/.exec(path)?.[0];
+  return root !== undefined && at < root.length ? root : path.slice(0, at);
+}
 
 /** A `file:` URL as a path: percent-escapes decoded (a space is %20), no leading "/" before a Windows drive. */
 export function fileUrlPath(url: URL, os: OS): string {

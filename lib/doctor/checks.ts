@@ -105,13 +105,15 @@ function fileCheck({ file, found, error }: Read, self: OurCommand, files: FileFa
   if (found.length === 0) return undefined;
   const where = ` (${file.path})`;
   const commands = [...new Map(found.map((entry) => [entry.command, entry.ours])).values()];
-  const missing = commands.find((command) =>
-    command.script === undefined ? files.locate(command.program) === undefined : !files.exists(command.script)
-  );
-  if (missing !== undefined) {
+  // Both halves of a checkout's command must be there: deno, and the checkout's main.ts.
+  const gone = commands.flatMap((command) => [
+    ...(files.locate(command.program) === undefined ? [command.program] : []),
+    ...(command.script !== undefined && !files.exists(command.script) ? [command.script] : []),
+  ]);
+  if (gone.length > 0) {
     return fail(
       name,
-      `the registered command runs ${runs(missing)}, which does not exist${where}`,
+      `the registered command runs ${gone[0]}, which does not exist${where}`,
       `register this binary instead: ${again}`,
     );
   }
@@ -321,7 +323,8 @@ export function mcpServersIn(text: string | undefined, source: string, projectDi
   }
   const names = (value: unknown) =>
     typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
-  const record = json as { mcpServers?: unknown; projects?: Record<string, { mcpServers?: unknown }> };
+  if (typeof json !== "object" || json === null) return [];
+  const record = json as { mcpServers?: unknown; projects?: Record<string, { mcpServers?: unknown } | null> };
   const project = projectDir === undefined ? undefined : record.projects?.[projectDir]?.mcpServers;
   return [...names(record.mcpServers), ...names(project)].map((name) => ({ name, source }));
 }

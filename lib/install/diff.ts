@@ -48,7 +48,7 @@ export function unifiedDiff(before: string, after: string, labels: [string, stri
   const out = [`--- ${labels[0]}`, `+++ ${labels[1]}`];
   lines.forEach((line, index) => {
     if (!near[index]) return;
-    if (index > 0 && !near[index - 1]) out.push("@@");
+    if (index > 0 && !near[index - 1] && out.length > 2) out.push("@@");
     out.push(`${line.kind}${line.text}`);
   });
   return out.join("\n");

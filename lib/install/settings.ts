@@ -129,19 +129,25 @@ export function parseSettings(text: string, file: string): Settings {
   return raw as Settings;
 }
 
-/** Indentation and final newline as the file has them, so a rewrite changes only what it must. */
+/** Indentation, line ending and final newline as the file has them, so a rewrite changes only what it must. */
 export interface Layout {
   indent: string;
+  newline: "\n" | "\r\n";
   finalNewline: boolean;
 }
 
 export function layoutOf(text: string | undefined): Layout {
-  if (text === undefined || text.trim() === "") return { indent: "  ", finalNewline: true };
-  return { indent: /^([ \t]+)["}\]]/m.exec(text)?.[1] ?? "  ", finalNewline: text.endsWith("\n") };
+  if (text === undefined || text.trim() === "") return { indent: "  ", newline: "\n", finalNewline: true };
+  return {
+    indent: /^([ \t]+)["}\]]/m.exec(text)?.[1] ?? "  ",
+    newline: text.includes("\r\n") ? "\r\n" : "\n",
+    finalNewline: text.endsWith("\n"),
+  };
 }
 
 export function formatSettings(settings: Settings, layout: Layout): string {
-  return JSON.stringify(settings, null, layout.indent) + (layout.finalNewline ? "\n" : "");
+  const text = JSON.stringify(settings, null, layout.indent) + (layout.finalNewline ? "\n" : "");
+  return layout.newline === "\n" ? text : text.replaceAll("\n", layout.newline);
 }
 
 /**
@@ -232,6 +238,8 @@ export function withRegistration(settings: Settings, command: string, agent: Age
     const groups = hooks[registration.event] ??= [];
     groups.splice(at.get(registration.event) ?? groups.length, 0, group);
   }
+  // An entry of ours under an event this agent no longer gets (another agent's list) leaves nothing behind.
+  dropEmptied(next, at.keys());
   return { settings: next, changed: !sameMeaning(settings, next), removed };
 }
 

@@ -265,7 +265,7 @@ Deno.test("a bad config allows everything and names the file and JSON path on st
   const file = `${box.home}/.claude/hooks/docsearch-config.json`;
   const result = await hook(box, event("PreToolUse.WebSearch.json"));
   assertEquals([result.code, result.stdout], [0, ""]);
-  match(result.stderr, new RegExp(`^docsearch-hook: ${file}: invalid JSON.*line 3 column 31.*\\n$`));
+  match(result.stderr, new RegExp(`^docsearch-hook: ${file}: invalid JSON at line 3, column 31.*\\n$`));
   // The same problem is reported again from the cache.
   assertEquals((await hook(box, event("PreToolUse.WebSearch.json"))).stderr, result.stderr);
 });

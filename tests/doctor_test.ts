@@ -1,0 +1,768 @@
+/**
+ * doctor's judgements (lib/doctor/checks.ts) on made-up machines: settings files built with install's own
+ * merge (and broken by hand), configs resolved from text, and a fake file system of existing paths.
+ */
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { formatChecks } from "../lib/commands/doctor.ts";
+import { resolveConfig } from "../lib/config/resolve.ts";
+import type { Config } from "../lib/config/types.ts";
+import {
+  type Check,
+  configChecks,
+  databaseChecks,
+  duplicateKeywordChecks,
+  expandHome,
+  type FileFacts,
+  mcpChecks,
+  mcpServersIn,
+  registrationChecks,
+  type SettingsFile,
+} from "../lib/doctor/checks.ts";
+import {
+  type Agent,
+  AGENTS,
+  formatSettings,
+  hookCommand,
+  layoutOf,
+  ourCommand,
+  REGISTRATIONS,
+  type Scope,
+  SCOPES,
+  type Settings,
+  settingsPath,
+  withRegistration,
+} from "../lib/install/settings.ts";
+import { config, database, readFixture } from "./helpers.ts";
+
+// ---- the made-up machine -------------------------------------------------------------------------------
+
+const HOME = "/home/u";
+const PROJECT = "/work/p";
+const ENV = (name: string) => (name === "HOME" ? HOME : undefined);
+
+/** This docsearch-hook, installed as a binary. */
+const BIN = "/opt/bin/docsearch-hook";
+const COMMAND = hookCommand([BIN], "linux");
+const SELF = ourCommand(COMMAND)!;
+
+/** Another docsearch-hook binary on the same machine. */
+const OTHER_BIN = "/usr/local/bin/docsearch-hook";
+const OTHER_COMMAND = hookCommand([OTHER_BIN], "linux");
+
+/** This docsearch-hook run from a checkout, as install registers it then. */
+const DENO = "/usr/bin/deno";
+const CHECKOUT = "/src/docsearch";
+const SCRIPT = `${CHECKOUT}/main.ts`;
+const SOURCE_COMMAND = hookCommand(
+  [DENO, "run", "-A", "--quiet", `--config=${CHECKOUT}/deno.json`, SCRIPT],
+  "linux",
+);
+const SOURCE_SELF = ourCommand(SOURCE_COMMAND)!;
+
+const PATH_DIRS = ["/usr/local/bin", "/usr/bin", "/bin"];
+
+/** A file system holding exactly `existing`; `aliases` maps a symlink to the file it points at. */
+function facts(existing: readonly string[], aliases: Record<string, string> = {}): FileFacts {
+  const paths = new Set(existing);
+  const real = (path: string) => aliases[path] ?? path;
+  return {
+    exists: (path) => paths.has(path),
+    same: (a, b) => real(a) === real(b),
+    locate(program) {
+      if (program.includes("/")) return paths.has(program) ? program : undefined;
+      return PATH_DIRS.map((dir) => `${dir}/${program}`).find((path) => paths.has(path));
+    },
+  };
+}
+
+const pathOf = (agent: Agent, scope: Scope) => settingsPath(agent, scope, ENV, "linux", PROJECT)!;
+
+type Key = `${Agent}/${Scope}`;
+
+/** All six settings files doctor looks at; those not given do not exist. */
+function machine(texts: Partial<Record<Key, string | { readError: string }>> = {}): SettingsFile[] {
+  return AGENTS.flatMap((agent) =>
+    SCOPES.map((scope) => {
+      const given = texts[`${agent}/${scope}`];
+      const path = pathOf(agent, scope);
+      if (given === undefined) return { agent, scope, path };
+      return typeof given === "string"
+        ? { agent, scope, path, text: given }
+        : { agent, scope, path, ...given };
+    })
+  );
+}
+
+/** Someone's own settings: a hook and a setting that are not docsearch-hook's. */
+const USERS_OWN: Settings = {
+  model: "opus",
+  hooks: {
+    PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "~/bin/guard.sh" }] }],
+    Stop: [{ hooks: [{ type: "command", command: "notify-send done" }] }],
+  },
+};
+
+/** What `install` writes: the settings with docsearch-hook registered by `command`. */
+const registeredSettings = (command: string, agent: Agent = "claude", base: Settings = USERS_OWN) =>
+  withRegistration(base, command, agent).settings;
+
+const registered = (command: string, agent: Agent = "claude", base: Settings = USERS_OWN) =>
+  formatSettings(registeredSettings(command, agent, base), layoutOf(undefined));
+
+/** An installed file changed by hand. */
+function edited(command: string, edit: (settings: Settings) => void, agent: Agent = "claude"): string {
+  const settings = structuredClone(registeredSettings(command, agent));
+  edit(settings);
+  return formatSettings(settings, layoutOf(undefined));
+}
+
+/** The docsearch-hook group of an event in an edited file. */
+const ourGroup = (settings: Settings, event: string) =>
+  settings.hooks![event].find((group) => group.hooks.some((hook) => ourCommand(hook.command ?? "")))!;
+
+/** Every warning and failure says what to do about it. */
+function assertFixes(checks: readonly Check[]) {
+  for (const check of checks) {
+    if (check.status !== "ok") {
+      ok(typeof check.fix === "string" && check.fix.trim().length > 0, `no fix: ${JSON.stringify(check)}`);
+    }
+  }
+}
+
+const only = (checks: readonly Check[]): Check => {
+  assertEquals(checks.length, 1, JSON.stringify(checks, null, 2));
+  assertFixes(checks);
+  return checks[0];
+};
+
+const named = (checks: readonly Check[], name: string): Check => {
+  const found = checks.filter((check) => check.name === name);
+  assertEquals(found.length, 1, `one check named "${name}" in ${JSON.stringify(checks, null, 2)}`);
+  return found[0];
+};
+
+const CLAUDE_EVENTS = REGISTRATIONS.map((registration) => registration.event);
+
+/** The events a message names, as whole words (so "Stop" is not found in "SubagentStop"). */
+const eventsNamed = (message: string) =>
+  CLAUDE_EVENTS.filter((event) => new RegExp(`\\b${event}\\b`).test(message)).sort();
+
+// ---- registration ------------------------------------------------------------------------------------
+
+Deno.test("registration: one scope registered for every event with this binary is one ok line", () => {
+  const check = only(
+    registrationChecks(machine({ "claude/user": registered(COMMAND) }), SELF, facts([BIN])),
+  );
+  assertEquals([check.status, check.name], ["ok", "Claude Code, user scope"]);
+  match(check.message, /\b9\b/);
+  ok(check.message.includes(pathOf("claude", "user")), check.message);
+});
+
+Deno.test("registration: a registration without anything else in the file is just as fine", () => {
+  const check = only(
+    registrationChecks(machine({ "claude/project": registered(COMMAND, "claude", {}) }), SELF, facts([BIN])),
+  );
+  assertEquals([check.status, check.name], ["ok", "Claude Code, project scope"]);
+});
+
+Deno.test("registration: this checkout run from source, as install registers it, is ok", () => {
+  ok(SOURCE_SELF.script === SCRIPT, JSON.stringify(SOURCE_SELF));
+  const check = only(
+    registrationChecks(
+      machine({ "claude/local": registered(SOURCE_COMMAND) }),
+      SOURCE_SELF,
+      facts([DENO, SCRIPT]),
+    ),
+  );
+  assertEquals([check.status, check.name], ["ok", "Claude Code, local scope"]);
+});
+
+Deno.test("registration: a bare docsearch-hook found on PATH is this binary when it is the same file", () => {
+  const bare = hookCommand(["docsearch-hook"], "linux");
+  const onPath = "/usr/local/bin/docsearch-hook";
+  const same = only(
+    registrationChecks(
+      machine({ "claude/user": registered(bare) }),
+      SELF,
+      facts([BIN, onPath], { [onPath]: BIN }),
+    ),
+  );
+  assertEquals(same.status, "ok", same.message);
+  const missing = only(registrationChecks(machine({ "claude/user": registered(bare) }), SELF, facts([BIN])));
+  assertEquals(missing.status, "fail", missing.message);
+});
+
+Deno.test("registration: a registered program that is gone fails, with install for that scope as the fix", () => {
+  const project = only(
+    registrationChecks(machine({ "claude/project": registered(COMMAND) }), SELF, facts([])),
+  );
+  assertEquals([project.status, project.name], ["fail", "Claude Code, project scope"]);
+  ok(project.message.includes(BIN), project.message);
+  match(project.fix!, /docsearch-hook install --scope project\b/);
+
+  const local = only(
+    registrationChecks(machine({ "ripperdoc/local": registered(COMMAND, "ripperdoc") }), SELF, facts([])),
+  );
+  assertEquals([local.status, local.name], ["fail", "Ripperdoc, local scope"]);
+  match(local.fix!, /docsearch-hook install\b/);
+  match(local.fix!, /--scope local\b/);
+  match(local.fix!, /--agent ripperdoc\b/);
+
+  const user = only(registrationChecks(machine({ "claude/user": registered(COMMAND) }), SELF, facts([])));
+  assertEquals(user.status, "fail");
+  match(user.fix!, /docsearch-hook install\b/);
+  ok(!user.fix!.includes("--scope"), `the user scope is install's default: ${user.fix}`);
+});
+
+Deno.test("registration: a checkout whose main.ts is gone fails, naming it", () => {
+  const check = only(
+    registrationChecks(machine({ "claude/user": registered(SOURCE_COMMAND) }), SOURCE_SELF, facts([DENO])),
+  );
+  assertEquals(check.status, "fail");
+  ok(check.message.includes(SCRIPT), check.message);
+  match(check.fix!, /docsearch-hook install\b/);
+});
+
+Deno.test("registration: a checkout registered with a deno that is gone fails (the command cannot run)", () => {
+  // E.g. deno moved by an upgrade: the registered `/usr/bin/deno … main.ts hook` no longer starts.
+  const check = only(
+    registrationChecks(
+      machine({ "claude/user": registered(SOURCE_COMMAND) }),
+      { program: "/home/u/.deno/bin/deno", script: SCRIPT },
+      facts(["/home/u/.deno/bin/deno", SCRIPT]),
+    ),
+  );
+  assertEquals(check.status, "fail", `${check.status}: ${check.message}`);
+  ok(check.message.includes(DENO), check.message);
+});
+
+Deno.test("registration: registered for fewer events is a warning naming the missing ones", () => {
+  const text = edited(COMMAND, (settings) => {
+    // The user's own Stop hook stays: only docsearch-hook's entries were lost.
+    settings.hooks!.Stop = settings.hooks!.Stop.filter((group) => group !== ourGroup(settings, "Stop"));
+    delete settings.hooks!.SessionEnd;
+  });
+  const check = only(registrationChecks(machine({ "claude/user": text }), SELF, facts([BIN])));
+  assertEquals([check.status, check.name], ["warn", "Claude Code, user scope"]);
+  assertEquals(eventsNamed(check.message), ["SessionEnd", "Stop"], check.message);
+  match(check.fix!, /docsearch-hook install\b/);
+});
+
+Deno.test("registration: a Claude Code file without PostToolUseFailure misses an event", () => {
+  // Ripperdoc has no such event; Claude Code does, so its registration is incomplete without it.
+  const text = edited(COMMAND, (settings) => delete settings.hooks!.PostToolUseFailure);
+  const check = only(registrationChecks(machine({ "claude/user": text }), SELF, facts([BIN])));
+  assertEquals(check.status, "warn");
+  assertEquals(eventsNamed(check.message), ["PostToolUseFailure"], check.message);
+});
+
+Deno.test("registration: the same event registered twice in one file is a warning", () => {
+  const text = edited(COMMAND, (settings) => {
+    settings.hooks!.PreToolUse.push(structuredClone(ourGroup(settings, "PreToolUse")));
+  });
+  const check = only(registrationChecks(machine({ "claude/user": text }), SELF, facts([BIN])));
+  assertEquals(check.status, "warn");
+  assertEquals(eventsNamed(check.message), ["PreToolUse"], check.message);
+});
+
+Deno.test("registration: a PreToolUse matcher that misses WebFetch is a warning", () => {
+  for (const matcher of ["WebSearch", "Bash", "Web(", "websearch|webfetch"]) {
+    const text = edited(COMMAND, (settings) => ourGroup(settings, "PreToolUse").matcher = matcher);
+    const check = only(registrationChecks(machine({ "claude/user": text }), SELF, facts([BIN])));
+    assertEquals(check.status, "warn", `${matcher}: ${check.message}`);
+    match(check.message, /PreToolUse/);
+    ok(check.message.includes(matcher), check.message);
+  }
+});
+
+Deno.test("registration: matchers that cover both web tools are fine", () => {
+  for (const matcher of ["WebFetch|WebSearch", "Web.*", "*", "", undefined]) {
+    const text = edited(COMMAND, (settings) => {
+      const group = ourGroup(settings, "PreToolUse");
+      if (matcher === undefined) delete group.matcher;
+      else group.matcher = matcher;
+    });
+    const check = only(registrationChecks(machine({ "claude/user": text }), SELF, facts([BIN])));
+    assertEquals(check.status, "ok", `${JSON.stringify(matcher)}: ${check.message}`);
+  }
+});
+
+Deno.test("registration: another existing docsearch-hook registered is a warning naming it", () => {
+  const check = only(
+    registrationChecks(machine({ "claude/user": registered(OTHER_COMMAND) }), SELF, facts([BIN, OTHER_BIN])),
+  );
+  assertEquals(check.status, "warn");
+  ok(check.message.includes(OTHER_BIN), check.message);
+  match(check.fix!, /docsearch-hook install\b/);
+});
+
+Deno.test("registration: a symlink to this binary is this binary", () => {
+  const link = "/home/u/.local/bin/docsearch-hook";
+  const check = only(
+    registrationChecks(
+      machine({ "claude/user": registered(hookCommand([link], "linux")) }),
+      SELF,
+      facts([BIN, link], { [link]: BIN }),
+    ),
+  );
+  assertEquals(check.status, "ok", check.message);
+});
+
+Deno.test("registration: a checkout registered while this is a binary (or the reverse) is another one", () => {
+  const fromSource = only(
+    registrationChecks(
+      machine({ "claude/user": registered(SOURCE_COMMAND) }),
+      SELF,
+      facts([BIN, DENO, SCRIPT]),
+    ),
+  );
+  assertEquals(fromSource.status, "warn", fromSource.message);
+  const binary = only(
+    registrationChecks(
+      machine({ "claude/user": registered(COMMAND) }),
+      SOURCE_SELF,
+      facts([BIN, DENO, SCRIPT]),
+    ),
+  );
+  assertEquals(binary.status, "warn", binary.message);
+});
+
+Deno.test("registration: malformed JSON settings fail with line and column", () => {
+  const text = '{\n  "hooks": {},\n}\n';
+  const checks = registrationChecks(machine({ "claude/user": text }), SELF, facts([BIN]));
+  assertFixes(checks);
+  const check = named(checks, "Claude Code, user scope");
+  assertEquals(check.status, "fail");
+  ok(check.message.includes(pathOf("claude", "user")), check.message);
+  match(check.message, /line 3,? column 1\b/);
+});
+
+Deno.test("registration: malformed JSON that V8 reports without a position still gets line and column", () => {
+  // A trailing comma in a list, and a list closed by a brace: V8 says "Unexpected token" and no position.
+  const cases: [string, RegExp][] = [
+    ['{\n  "hooks": {\n    "Stop": [1, 2,]\n  }\n}\n', /line 3,? column 19\b/],
+    ['{\n  "hooks": {\n    "PreToolUse": [\n  }\n}\n', /line 4,? column 3\b/],
+  ];
+  for (const [text, position] of cases) {
+    const check = named(
+      registrationChecks(machine({ "claude/user": text }), SELF, facts([BIN])),
+      "Claude Code, user scope",
+    );
+    assertEquals(check.status, "fail");
+    match(check.message, position);
+  }
+});
+
+Deno.test("registration: settings whose hooks have the wrong shape fail with the JSON path", () => {
+  const text = JSON.stringify({ hooks: { PreToolUse: { matcher: "WebSearch" } } });
+  const checks = registrationChecks(machine({ "claude/project": text }), SELF, facts([BIN]));
+  assertFixes(checks);
+  const check = named(checks, "Claude Code, project scope");
+  assertEquals(check.status, "fail");
+  match(check.message, /hooks\.PreToolUse/);
+});
+
+Deno.test("registration: an unreadable settings file fails, naming it and why", () => {
+  const checks = registrationChecks(
+    machine({
+      "claude/user": { readError: "Permission denied (os error 13)" },
+      "claude/project": registered(COMMAND),
+    }),
+    SELF,
+    facts([BIN]),
+  );
+  assertFixes(checks);
+  const check = named(checks, "Claude Code, user scope");
+  assertEquals(check.status, "fail");
+  ok(check.message.includes(pathOf("claude", "user")), check.message);
+  match(check.message, /Permission denied/);
+  assertEquals(named(checks, "Claude Code, project scope").status, "ok");
+});
+
+Deno.test("registration: two Claude Code scopes running different commands are reported as duplicates", () => {
+  const checks = registrationChecks(
+    machine({ "claude/user": registered(COMMAND), "claude/project": registered(OTHER_COMMAND) }),
+    SELF,
+    facts([BIN, OTHER_BIN]),
+  );
+  assertFixes(checks);
+  assertEquals(named(checks, "Claude Code, user scope").status, "ok");
+  const duplicates = checks.filter((check) => /duplicate/i.test(check.name));
+  assertEquals(duplicates.length, 1, JSON.stringify(checks, null, 2));
+  assertEquals(duplicates[0].status, "warn");
+  match(duplicates[0].name, /Claude Code/);
+  match(duplicates[0].message, /\buser\b/);
+  match(duplicates[0].message, /\bproject\b/);
+});
+
+Deno.test("registration: two scopes running the identical command are no duplicates", () => {
+  const checks = registrationChecks(
+    machine({ "claude/user": registered(COMMAND), "claude/local": registered(COMMAND) }),
+    SELF,
+    facts([BIN]),
+  );
+  assertEquals(checks.map((check) => [check.status, check.name]), [
+    ["ok", "Claude Code, user scope"],
+    ["ok", "Claude Code, local scope"],
+  ]);
+});
+
+Deno.test("registration: Claude Code and Ripperdoc running different commands are no duplicates", () => {
+  const checks = registrationChecks(
+    machine({ "claude/user": registered(COMMAND), "ripperdoc/user": registered(OTHER_COMMAND, "ripperdoc") }),
+    SELF,
+    facts([BIN, OTHER_BIN]),
+  );
+  assertFixes(checks);
+  assertEquals(checks.filter((check) => /duplicate/i.test(check.name)), []);
+  assertEquals(checks.length, 2, JSON.stringify(checks, null, 2));
+});
+
+Deno.test("registration: nothing registered anywhere is one failure", () => {
+  const nothing = [
+    machine(),
+    machine({ "claude/user": formatSettings(USERS_OWN, layoutOf(undefined)), "ripperdoc/user": "" }),
+    machine({ "claude/user": "{}", "claude/project": "  \n" }),
+  ];
+  for (const files of nothing) {
+    const check = only(registrationChecks(files, SELF, facts([BIN])));
+    assertEquals(check.status, "fail");
+    match(check.message, /not registered/);
+    match(check.fix!, /docsearch-hook install\b/);
+  }
+});
+
+Deno.test("registration: a malformed file with nothing registered elsewhere is both failures", () => {
+  const checks = registrationChecks(machine({ "claude/user": "{" }), SELF, facts([BIN]));
+  assertFixes(checks);
+  assertEquals(checks.map((check) => check.status), ["fail", "fail"]);
+  ok(checks.some((check) => /not registered/.test(check.message)), JSON.stringify(checks));
+});
+
+Deno.test("registration: a Ripperdoc registration counts its 8 events", () => {
+  const check = only(
+    registrationChecks(machine({ "ripperdoc/user": registered(COMMAND, "ripperdoc") }), SELF, facts([BIN])),
+  );
+  assertEquals([check.status, check.name], ["ok", "Ripperdoc, user scope"]);
+  match(check.message, /\b8\b/);
+  ok(!/\b9\b/.test(check.message), check.message);
+});
+
+// ---- config --------------------------------------------------------------------------------------------
+
+const USER_CONFIG = `${HOME}/.claude/hooks/docsearch-config.json`;
+const PROJECT_CONFIG = `${PROJECT}/.claude/docsearch.json`;
+const LOCAL_CONFIG = `${PROJECT}/.claude/docsearch.local.json`;
+const CONFIG_PATHS = [USER_CONFIG, PROJECT_CONFIG, LOCAL_CONFIG];
+const EXAMPLE = readFixture("../config.example.json");
+
+/** The config resolved from these files (the others do not exist), as doctor resolves it. */
+function resolved(texts: Record<string, string>, paths = CONFIG_PATHS, explicit = false): Config {
+  return resolveConfig(paths.map((path) => ({ path, text: texts[path] })), explicit);
+}
+
+const entry = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  keywords: [name],
+  mcp_tool_name: "mcp__leann__leann_search",
+  ...extra,
+});
+
+Deno.test("config: a valid file is ok, with the number of databases it defines", () => {
+  const config = resolved({
+    [USER_CONFIG]: EXAMPLE,
+    [PROJECT_CONFIG]: JSON.stringify({ databases: [entry("terraform")] }),
+  });
+  const checks = configChecks(config, CONFIG_PATHS, false);
+  assertEquals(checks.map((check) => check.status), ["ok", "ok"], JSON.stringify(checks, null, 2));
+  ok(checks[0].name.includes(USER_CONFIG), checks[0].name);
+  match(checks[0].message, /\b3 databases\b/);
+  ok(checks[1].name.includes(PROJECT_CONFIG), checks[1].name);
+  match(checks[1].message, /\b1 database\b/);
+});
+
+Deno.test("config: a bad database entry fails with its JSON path", () => {
+  const config = resolved({
+    [USER_CONFIG]: JSON.stringify({
+      databases: [entry("gitlab"), entry("kubernetes", { keywords: "kubernetes" })],
+    }),
+  });
+  const checks = configChecks(config, CONFIG_PATHS, false);
+  assertFixes(checks);
+  const check = checks.find((c) => c.name.includes(USER_CONFIG))!;
+  assertEquals(check.status, "fail");
+  match(check.message, /databases\[1\]\.keywords/);
+});
+
+Deno.test("config: invalid JSON fails with line and column", () => {
+  const config = resolved({ [PROJECT_CONFIG]: '{\n  "databases": [],\n}\n' });
+  const checks = configChecks(config, CONFIG_PATHS, false);
+  assertFixes(checks);
+  const check = checks.find((c) => c.name.includes(PROJECT_CONFIG))!;
+  assertEquals(check.status, "fail");
+  match(check.message, /line 3,? column 1\b/);
+});
+
+Deno.test("config: a file whose only problems are unknown fields is a warning", () => {
+  const config = resolved({
+    [USER_CONFIG]: JSON.stringify({ databses: [], databases: [entry("gitlab", { keyword: ["x"] })] }),
+  });
+  const check = only(configChecks(config, CONFIG_PATHS, false));
+  assertEquals(check.status, "warn");
+  ok(check.name.includes(USER_CONFIG), check.name);
+  match(check.message, /databses/);
+  match(check.message, /databases\[0\]\.keyword\b/);
+});
+
+Deno.test("config: no config file at all fails, with docsearch-hook install as the fix", () => {
+  const check = only(configChecks(resolved({}), CONFIG_PATHS, false));
+  assertEquals(check.status, "fail");
+  ok(check.message.includes(USER_CONFIG), check.message);
+  match(check.fix!, /docsearch-hook install\b/);
+});
+
+Deno.test("config: a --config file that does not exist fails, naming it", () => {
+  const path = "/tmp/nowhere/docsearch.json";
+  const checks = configChecks(resolved({}, [path], true), [path], true);
+  assertFixes(checks);
+  ok(checks.length > 0);
+  ok(checks.every((check) => check.status === "fail"), JSON.stringify(checks));
+  ok(checks.some((check) => `${check.name} ${check.message}`.includes(path)), JSON.stringify(checks));
+});
+
+Deno.test("config: no enabled database is a warning", () => {
+  for (
+    const text of [
+      JSON.stringify({ databases: [] }),
+      JSON.stringify({ databases: [entry("gitlab", { enabled: false })] }),
+      JSON.stringify({ escape_hatch_ttl_seconds: 60 }),
+    ]
+  ) {
+    const checks = configChecks(resolved({ [USER_CONFIG]: text }), CONFIG_PATHS, false);
+    assertFixes(checks);
+    assertEquals(checks.map((check) => check.status), ["ok", "warn"], `${text}: ${JSON.stringify(checks)}`);
+    match(checks[1].message, /no enabled database/);
+  }
+});
+
+Deno.test("config: the local file disabling the only database leaves none enabled: a warning", () => {
+  const config = resolved({
+    [USER_CONFIG]: JSON.stringify({ databases: [entry("gitlab")] }),
+    [LOCAL_CONFIG]: JSON.stringify({ databases: [{ name: "gitlab", enabled: false }] }),
+  });
+  const checks = configChecks(config, CONFIG_PATHS, false);
+  assertFixes(checks);
+  assertEquals(checks.map((check) => check.status), ["ok", "ok", "warn"], JSON.stringify(checks, null, 2));
+});
+
+Deno.test("keywords: one shared by two enabled databases (any case) is a warning naming both", () => {
+  const checks = duplicateKeywordChecks(config([
+    database({ name: "gitlab", keywords: ["GitLab", "ci"] }),
+    database({ name: "gitlab-runner", keywords: ["runner", "gitlab"] }),
+    database({ name: "kubernetes", keywords: ["kubernetes", "k8s"] }),
+  ]));
+  const check = only(checks);
+  assertEquals(check.status, "warn");
+  match(check.message, /gitlab\b/i);
+  match(check.message, /\bgitlab\b.*\bgitlab-runner\b|\bgitlab-runner\b.*\bgitlab\b/);
+});
+
+Deno.test("keywords: disabled databases and repeats inside one database are no duplicates", () => {
+  assertEquals(
+    duplicateKeywordChecks(config([
+      database({ name: "gitlab", keywords: ["gitlab", "GitLab", "ci"] }),
+      database({ name: "jenkins", keywords: ["ci", "jenkins"], enabled: false }),
+      database({ name: "kubernetes", keywords: ["kubernetes"] }),
+    ])),
+    [],
+  );
+});
+
+// ---- databases -----------------------------------------------------------------------------------------
+
+Deno.test("expandHome: ~ and ~/… are the home directory, nothing else is", () => {
+  assertEquals(expandHome("~/.leann/indexes/gitlab", HOME), `${HOME}/.leann/indexes/gitlab`);
+  assertEquals(expandHome("~", HOME), HOME);
+  assertEquals(expandHome("/srv/indexes/gitlab", HOME), "/srv/indexes/gitlab");
+  assertEquals(expandHome("~bob/indexes", HOME), "~bob/indexes");
+  assertEquals(expandHome("indexes/~/x", HOME), "indexes/~/x");
+  assertEquals(expandHome("~/x", undefined), "~/x");
+});
+
+Deno.test("databases: a path under ~ is looked for in the home directory", () => {
+  const checks = databaseChecks(
+    config([database({ name: "gitlab", path: "~/.leann/indexes/gitlab" })]),
+    HOME,
+    facts([`${HOME}/.leann/indexes/gitlab`]),
+  );
+  const check = only(checks);
+  assertEquals(check.status, "ok");
+  match(check.name, /gitlab/);
+});
+
+Deno.test("databases: a missing path is a warning naming the file that defines it", () => {
+  const source = `${PROJECT}/.claude/docsearch.json`;
+  const checks = databaseChecks(
+    config([
+      database({ name: "gitlab", path: "~/.leann/indexes/gitlab" }),
+      database({ name: "kubernetes", path: "/srv/indexes/kubernetes", source }),
+      database({ name: "legacy", path: "/srv/indexes/legacy", enabled: false }),
+      database({ name: "dotnet" }),
+    ]),
+    HOME,
+    facts([`${HOME}/.leann/indexes/gitlab`]),
+  );
+  assertFixes(checks);
+  assertEquals(checks.map((check) => check.status), ["ok", "warn"], JSON.stringify(checks, null, 2));
+  match(checks[1].name, /kubernetes/);
+  ok(checks[1].message.includes("/srv/indexes/kubernetes"), checks[1].message);
+  ok(`${checks[1].message} ${checks[1].fix}`.includes(source), JSON.stringify(checks[1]));
+});
+
+Deno.test("databases: without a home directory ~ is not guessed", () => {
+  const check = only(
+    databaseChecks(
+      config([database({ name: "gitlab", path: "~/.leann/indexes/gitlab" })]),
+      undefined,
+      facts([`${HOME}/.leann/indexes/gitlab`]),
+    ),
+  );
+  assertEquals(check.status, "warn");
+});
+
+// ---- MCP servers ---------------------------------------------------------------------------------------
+
+const CLAUDE_JSON = `${HOME}/.claude.json`;
+const MCP_JSON = `${PROJECT}/.mcp.json`;
+
+Deno.test("mcpServersIn: the user's servers and this project's private ones in ~/.claude.json", () => {
+  const text = JSON.stringify({
+    numStartups: 12,
+    mcpServers: { leann: { command: "leann_mcp" }, "my.docs": { type: "http", url: "http://localhost" } },
+    projects: {
+      [PROJECT]: { mcpServers: { docs: { command: "docs-mcp" } }, allowedTools: [] },
+      "/work/other": { mcpServers: { secret: { command: "x" } } },
+    },
+  });
+  assertEquals(mcpServersIn(text, CLAUDE_JSON, PROJECT), [
+    { name: "leann", source: CLAUDE_JSON },
+    { name: "my.docs", source: CLAUDE_JSON },
+    { name: "docs", source: CLAUDE_JSON },
+  ]);
+  assertEquals(mcpServersIn(text, CLAUDE_JSON, "/work/unknown"), [
+    { name: "leann", source: CLAUDE_JSON },
+    { name: "my.docs", source: CLAUDE_JSON },
+  ]);
+  assertEquals(mcpServersIn(text, CLAUDE_JSON), [
+    { name: "leann", source: CLAUDE_JSON },
+    { name: "my.docs", source: CLAUDE_JSON },
+  ]);
+});
+
+Deno.test("mcpServersIn: a project's .mcp.json", () => {
+  const text = JSON.stringify({ mcpServers: { leann: { command: "leann_mcp", args: [] } } });
+  assertEquals(mcpServersIn(text, MCP_JSON), [{ name: "leann", source: MCP_JSON }]);
+});
+
+Deno.test("mcpServersIn: no file, invalid JSON or no servers is none", () => {
+  for (
+    const text of [undefined, "", "{", '{"mcpServers": {"leann": {},}}', "{}", '{"mcpServers": []}', "[]"]
+  ) {
+    assertEquals(mcpServersIn(text, CLAUDE_JSON, PROJECT), [], JSON.stringify(text));
+  }
+});
+
+Deno.test("mcpServersIn: JSON that is not an object is none, not a crash", () => {
+  for (
+    const text of ["null", "42", '"text"', "true", '{"projects": null}', '{"projects": {"/work/p": null}}']
+  ) {
+    assertEquals(mcpServersIn(text, CLAUDE_JSON, PROJECT), [], text);
+  }
+});
+
+/** The example config's databases, plus a disabled one whose server is nowhere. */
+const EXAMPLE_CONFIG = resolved({
+  [USER_CONFIG]: EXAMPLE,
+  [PROJECT_CONFIG]: JSON.stringify({
+    databases: [entry("legacy", { mcp_tool_name: "mcp__old__x", enabled: false })],
+  }),
+});
+
+Deno.test("mcp: a tool whose server is configured is ok, naming where", () => {
+  const checks = mcpChecks(EXAMPLE_CONFIG, [{ name: "leann", source: CLAUDE_JSON }], [CLAUDE_JSON, MCP_JSON]);
+  assertFixes(checks);
+  const leann = checks.find((check) => check.name.includes("mcp__leann__leann_search"))!;
+  assertEquals(leann.status, "ok");
+  ok(leann.message.includes(CLAUDE_JSON), leann.message);
+  match(leann.message, /\bleann\b/);
+});
+
+Deno.test("mcp: a tool whose server is missing is a warning with claude mcp add", () => {
+  const checks = mcpChecks(EXAMPLE_CONFIG, [{ name: "leann", source: CLAUDE_JSON }], [CLAUDE_JSON, MCP_JSON]);
+  assertFixes(checks);
+  // One line per tool: the two leann databases share one; the disabled database's tool is not checked.
+  assertEquals(checks.length, 2, JSON.stringify(checks, null, 2));
+  ok(
+    !checks.some((check) => `${check.name} ${check.message}`.includes("mcp__old__x")),
+    JSON.stringify(checks),
+  );
+  const docs = checks.find((check) => check.name.includes("mcp__docs__search"))!;
+  assertEquals(docs.status, "warn");
+  match(docs.fix!, /claude mcp add docs\b/);
+  ok(docs.message.includes(CLAUDE_JSON) && docs.message.includes(MCP_JSON), docs.message);
+});
+
+Deno.test("mcp: server names are matched as Claude Code normalises them", () => {
+  const tools = config([
+    database({ name: "a", mcpToolName: "mcp__my_docs__search" }),
+    database({ name: "b", mcpToolName: "mcp__team_wiki__lookup" }),
+  ]);
+  const checks = mcpChecks(
+    tools,
+    [{ name: "my.docs", source: MCP_JSON }, { name: "team wiki", source: CLAUDE_JSON }],
+    [CLAUDE_JSON, MCP_JSON],
+  );
+  assertEquals(checks.map((check) => check.status), ["ok", "ok"], JSON.stringify(checks, null, 2));
+  ok(checks[0].message.includes(MCP_JSON), checks[0].message);
+});
+
+Deno.test("mcp: a server whose name only starts like the tool's is not it", () => {
+  const tools = config([database({ name: "a", mcpToolName: "mcp__leann2__search" })]);
+  const check = only(mcpChecks(tools, [{ name: "leann", source: CLAUDE_JSON }], [CLAUDE_JSON]));
+  assertEquals(check.status, "warn");
+  match(check.fix!, /claude mcp add leann2\b/);
+});
+
+Deno.test("mcp: a tool name that is not mcp__<server>__<tool> is a warning", () => {
+  const check = only(
+    mcpChecks(
+      config([database({ name: "a", mcpToolName: "leann_search" })]),
+      [{ name: "leann", source: CLAUDE_JSON }],
+      [CLAUDE_JSON],
+    ),
+  );
+  assertEquals(check.status, "warn");
+  ok(check.name.includes("leann_search") || check.message.includes("leann_search"), JSON.stringify(check));
+});
+
+// ---- the report ----------------------------------------------------------------------------------------
+
+Deno.test("formatChecks: one line per check with its mark, fixes under them, a summary last", () => {
+  const text = formatChecks([
+    { status: "ok", name: "binary", message: "docsearch-hook 0.1.0" },
+    { status: "warn", name: "kill switch", message: "set", fix: "unset it" },
+    { status: "fail", name: "config", message: "none", fix: "docsearch-hook install" },
+  ]);
+  const lines = text.trimEnd().split("\n");
+  assertEquals(lines.slice(0, 5), [
+    "✓ binary: docsearch-hook 0.1.0",
+    "! kill switch: set",
+    "    fix: unset it",
+    "✗ config: none",
+    "    fix: docsearch-hook install",
+  ]);
+  match(lines[lines.length - 1], /\b1 problem\b.*\b1 warning\b/);
+  const fine = formatChecks([{ status: "ok", name: "a", message: "b" }]).trimEnd().split("\n");
+  assertEquals(fine[0], "✓ a: b");
+  ok(fine.length > 1 && !/problem|warning/.test(fine[fine.length - 1]), fine.join("\n"));
+});

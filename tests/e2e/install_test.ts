@@ -1,0 +1,388 @@
+/**
+ * `install` / `uninstall` end to end: each case a real `deno run -A main.ts install|uninstall …` under a
+ * temp HOME, checking exit code, stdout and stderr separately and what ends up on disk. (`--commands` alone
+ * is covered in switch_test.ts.)
+ */
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { shellWords } from "../../lib/install/shell.ts";
+import { type CliResult, fixture, ROOT, runCli, type Sandbox, sandbox } from "../helpers.ts";
+
+/** What install registers when run from this checkout: deno running main.ts with its deno.json. */
+const SELF = [Deno.execPath(), "run", "-A", "--quiet", `--config=${ROOT}deno.json`, `${ROOT}main.ts`];
+const HOOK_WORDS = [...SELF, "hook"];
+
+const CLAUDE_EVENTS = [
+  "PreToolUse",
+  "UserPromptSubmit",
+  "SessionStart",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Stop",
+  "SubagentStop",
+  "PreCompact",
+  "SessionEnd",
+].sort();
+const RIPPERDOC_EVENTS = CLAUDE_EVENTS.filter((event) => event !== "PostToolUseFailure");
+const SLASH_FILES = ["disable.md", "enable.md", "status.md"];
+
+const settingsOf = (box: Sandbox) => `${box.home}/.claude/settings.json`;
+const configOf = (box: Sandbox) => `${box.home}/.claude/hooks/docsearch-config.json`;
+const slashDirOf = (root: string) => `${root}/.claude/commands/docsearch`;
+
+/** A user's settings with a hook and settings of their own. */
+const USER_SETTINGS = {
+  model: "opus",
+  permissions: { allow: ["Bash(git status)"] },
+  hooks: {
+    PreToolUse: [{
+      matcher: "Bash",
+      hooks: [{ type: "command", command: "/usr/local/bin/guard.sh", timeout: 5 }],
+    }],
+  },
+};
+const USER_TEXT = JSON.stringify(USER_SETTINGS, null, 4) + "\n";
+
+// ---- helpers -------------------------------------------------------------------------------------------
+
+const cli = (
+  box: Sandbox,
+  args: string[],
+  { env = {}, cwd }: { env?: Record<string, string>; cwd?: string } = {},
+) => runCli(args, { env: { ...box.env, ...env }, cwd });
+
+/** A command that did its job: exit 0, nothing on stderr. */
+function succeeded(result: CliResult): string {
+  assertEquals([result.code, result.stderr], [0, ""], result.stderr + result.stdout);
+  return result.stdout;
+}
+
+/** `text` names `path` (with either separator: Windows prints backslashes). */
+const mentions = (text: string, path: string) =>
+  ok(text.replaceAll("\\", "/").includes(path.replaceAll("\\", "/")), `${path} not in:\n${text}`);
+
+const POSIX = Deno.build.os !== "windows";
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+async function listDir(path: string): Promise<string[]> {
+  return (await Array.fromAsync(Deno.readDir(path))).map((e) => e.name).sort();
+}
+
+/** Every file under `root`, relative, sorted: to show that a command wrote nothing. */
+async function tree(root: string, prefix = ""): Promise<string[]> {
+  if (!(await exists(root))) return [];
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(root)) {
+    const rel = `${prefix}${entry.name}`;
+    if (entry.isDirectory) out.push(`${rel}/`, ...await tree(`${root}/${entry.name}`, `${rel}/`));
+    else out.push(rel);
+  }
+  return out.sort();
+}
+
+/** The backups install made beside `path`. */
+async function backupsOf(path: string): Promise<string[]> {
+  const dir = path.slice(0, path.lastIndexOf("/"));
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return (await listDir(dir)).filter((entry) => entry.startsWith(`${name}.bak`)).map((e) => `${dir}/${e}`);
+}
+
+interface Handler {
+  type: string;
+  command?: string;
+  timeout?: number;
+  async?: boolean;
+}
+interface Group {
+  matcher?: string;
+  hooks: Handler[];
+}
+
+/** Our handlers in a settings file, by event: those whose command runs `words`. */
+async function ours(
+  path: string,
+  words = HOOK_WORDS,
+): Promise<{ event: string; group: Group; handler: Handler }[]> {
+  const settings = JSON.parse(await Deno.readTextFile(path)) as { hooks?: Record<string, Group[]> };
+  return Object.entries(settings.hooks ?? {}).flatMap(([event, groups]) =>
+    groups.flatMap((group) =>
+      group.hooks.filter((h) => h.command !== undefined && sameWords(shellWords(h.command), words))
+        .map((handler) => ({ event, group, handler }))
+    )
+  );
+}
+
+const sameWords = (a: string[], b: string[]) => a.length === b.length && a.every((word, i) => word === b[i]);
+
+/** One handler of ours per event of the agent; PreToolUse on the web tools; capture async on Claude Code only. */
+async function registered(path: string, agent: "claude" | "ripperdoc", words = HOOK_WORDS) {
+  const found = await ours(path, words);
+  assertEquals(found.map((f) => f.event).sort(), agent === "claude" ? CLAUDE_EVENTS : RIPPERDOC_EVENTS);
+  const pre = found.find((f) => f.event === "PreToolUse")!;
+  assertEquals([pre.group.matcher, pre.handler.timeout], ["WebSearch|WebFetch", 10]);
+  assertEquals(found.find((f) => f.event === "SessionStart")!.group.matcher, undefined);
+  for (const f of found) {
+    assertEquals(f.handler.type, "command");
+    const background = !["PreToolUse", "UserPromptSubmit", "SessionStart"].includes(f.event);
+    assertEquals(f.handler.async, agent === "claude" && background ? true : undefined, f.event);
+    assertEquals(f.handler.timeout, background ? 30 : 10, f.event);
+  }
+}
+
+/** `settings.json.bak-20261121T101500Z`: a UTC time from this test's run. */
+function checkStamp(backup: string, started: Date) {
+  const stamp = /\.bak-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z(-\d+)?$/.exec(backup);
+  ok(stamp, backup);
+  const time = Date.parse(`${stamp[1]}-${stamp[2]}-${stamp[3]}T${stamp[4]}:${stamp[5]}:${stamp[6]}Z`);
+  ok(time >= Math.floor(started.getTime() / 1000) * 1000 && time <= Date.now(), backup);
+}
+
+// ---- install -------------------------------------------------------------------------------------------
+
+Deno.test("install in a fresh HOME: settings with the 9 events, the config, the slash commands; a second run changes nothing", async () => {
+  await using box = await sandbox();
+  const stdout = succeeded(await cli(box, ["install"]));
+  mentions(stdout, settingsOf(box));
+  mentions(stdout, configOf(box));
+  await registered(settingsOf(box), "claude");
+  assertEquals(
+    JSON.parse(await Deno.readTextFile(configOf(box))),
+    JSON.parse(await Deno.readTextFile(`${ROOT}config.example.json`)),
+  );
+  assertEquals(await listDir(slashDirOf(box.home)), SLASH_FILES);
+  assertEquals(await backupsOf(settingsOf(box)), []);
+
+  const files = await tree(box.home);
+  const text = await Deno.readTextFile(settingsOf(box));
+  const config = await Deno.readTextFile(configOf(box));
+  const again = succeeded(await cli(box, ["install"]));
+  match(again, /already registered .*nothing changed/);
+  assertEquals(await Deno.readTextFile(settingsOf(box)), text);
+  assertEquals(await Deno.readTextFile(configOf(box)), config);
+  assertEquals(await tree(box.home), files);
+  assertEquals(await backupsOf(settingsOf(box)), []);
+});
+
+Deno.test("install into existing settings keeps the user's hook, settings and indentation, with a backup; uninstall restores them", async () => {
+  await using box = await sandbox();
+  await Deno.mkdir(`${box.home}/.claude/hooks`, { recursive: true });
+  await Deno.writeTextFile(settingsOf(box), USER_TEXT);
+  if (POSIX) await Deno.chmod(settingsOf(box), 0o640);
+  // The user's own config is never overwritten.
+  const myConfig = '{ "databases": [] }\n';
+  await Deno.writeTextFile(configOf(box), myConfig);
+
+  const started = new Date();
+  const stdout = succeeded(await cli(box, ["install"]));
+  const after = await Deno.readTextFile(settingsOf(box));
+  const parsed = JSON.parse(after);
+  assertEquals(after, JSON.stringify(parsed, null, 4) + "\n");
+  if (POSIX) assertEquals((await Deno.stat(settingsOf(box))).mode! & 0o777, 0o640);
+  assertEquals([parsed.model, parsed.permissions], [USER_SETTINGS.model, USER_SETTINGS.permissions]);
+  ok(
+    parsed.hooks.PreToolUse.some((g: Group) =>
+      JSON.stringify(g) === JSON.stringify(USER_SETTINGS.hooks.PreToolUse[0])
+    ),
+    after,
+  );
+  await registered(settingsOf(box), "claude");
+  const [backup, ...more] = await backupsOf(settingsOf(box));
+  assertEquals(more, []);
+  match(backup, /\/settings\.json\.bak-\d{8}T\d{6}Z$/);
+  checkStamp(backup, started);
+  assertEquals(await Deno.readTextFile(backup), USER_TEXT);
+  mentions(stdout, backup);
+  assertEquals(await Deno.readTextFile(configOf(box)), myConfig);
+  ok(!/Created .*docsearch-config\.json/.test(stdout), stdout);
+  assertEquals(await listDir(slashDirOf(box.home)), SLASH_FILES);
+
+  const removed = succeeded(await cli(box, ["uninstall"]));
+  mentions(removed, settingsOf(box));
+  assertEquals(JSON.parse(await Deno.readTextFile(settingsOf(box))), USER_SETTINGS);
+  assertEquals(await exists(slashDirOf(box.home)), false);
+  assertEquals(await Deno.readTextFile(configOf(box)), myConfig);
+  // Uninstall backs up too: the file as install left it.
+  const backups = await backupsOf(settingsOf(box));
+  assertEquals(backups.length, 2);
+  assertEquals(
+    new Set(await Promise.all(backups.map((b) => Deno.readTextFile(b)))),
+    new Set([USER_TEXT, after]),
+  );
+
+  const restored = await Deno.readTextFile(settingsOf(box));
+  const files = await tree(box.home);
+  const again = succeeded(await cli(box, ["uninstall"]));
+  match(again, /No docsearch-hook entries in /);
+  assertEquals(await Deno.readTextFile(settingsOf(box)), restored);
+  assertEquals(await tree(box.home), files);
+});
+
+Deno.test("install --dry-run prints the diff and writes nothing", async () => {
+  await using box = await sandbox();
+  const fresh = succeeded(await cli(box, ["install", "--dry-run"]));
+  const added = fresh.split("\n").filter((line) => line.startsWith("+") && !line.startsWith("+++"));
+  ok(added.some((line) => line.includes(JSON.stringify(HOOK_WORDS.join(" ")))), fresh);
+  mentions(fresh, settingsOf(box));
+  assertEquals(await tree(box.home), []);
+
+  await Deno.mkdir(`${box.home}/.claude`);
+  await Deno.writeTextFile(settingsOf(box), USER_TEXT);
+  const existing = succeeded(await cli(box, ["install", "--dry-run"]));
+  ok(
+    existing.split("\n").some((line) => line.startsWith("+") && line.includes("WebSearch|WebFetch")),
+    existing,
+  );
+  ok(
+    existing.split("\n").some((line) => line.startsWith("+") && line.includes(`${ROOT}main.ts hook`)),
+    existing,
+  );
+  assertEquals(await tree(box.home), [".claude/", ".claude/settings.json"]);
+  assertEquals(await Deno.readTextFile(settingsOf(box)), USER_TEXT);
+});
+
+Deno.test("install refuses a malformed settings.json with its line and column, changing nothing", async () => {
+  await using box = await sandbox();
+  await Deno.mkdir(`${box.home}/.claude`);
+  const broken = '{\n    "model": "opus",\n}\n';
+  await Deno.writeTextFile(settingsOf(box), broken);
+  const result = await cli(box, ["install"]);
+  assertEquals([result.code, result.stdout], [1, ""]);
+  mentions(result.stderr, settingsOf(box));
+  match(result.stderr, /line 3,? column 1\b/);
+  assertEquals(await Deno.readTextFile(settingsOf(box)), broken);
+  assertEquals(await tree(box.home), [".claude/", ".claude/settings.json"]);
+});
+
+Deno.test("install names the line and column of a trailing comma in a hooks list too", async () => {
+  await using box = await sandbox();
+  await Deno.mkdir(`${box.home}/.claude`);
+  // What removing the last group of a list by hand leaves behind.
+  const broken = '{\n  "hooks": {\n    "Stop": [\n      { "hooks": [] },\n    ]\n  }\n}\n';
+  await Deno.writeTextFile(settingsOf(box), broken);
+  const result = await cli(box, ["install"]);
+  assertEquals([result.code, result.stdout], [1, ""]);
+  mentions(result.stderr, settingsOf(box));
+  match(result.stderr, /line 5,? column 5\b/);
+  assertEquals(await Deno.readTextFile(settingsOf(box)), broken);
+  assertEquals(await tree(box.home), [".claude/", ".claude/settings.json"]);
+});
+
+Deno.test("install --scope project and --scope local write under the current directory; local has no slash commands", async () => {
+  await using box = await sandbox();
+  const project = `${box.home}/project`;
+  await Deno.mkdir(project);
+
+  succeeded(await cli(box, ["install", "--scope", "project"], { cwd: project }));
+  await registered(`${project}/.claude/settings.json`, "claude");
+  assertEquals(await listDir(slashDirOf(project)), SLASH_FILES);
+  assertEquals(await exists(settingsOf(box)), false);
+  assertEquals(await exists(`${box.home}/.claude/commands`), false);
+
+  const local = `${box.home}/local-project`;
+  await Deno.mkdir(local);
+  succeeded(await cli(box, ["install", "--scope", "local"], { cwd: local }));
+  await registered(`${local}/.claude/settings.local.json`, "claude");
+  assertEquals(await tree(local), [".claude/", ".claude/settings.local.json"]);
+  assertEquals(await exists(settingsOf(box)), false);
+  assertEquals(await exists(`${box.home}/.claude/commands`), false);
+});
+
+Deno.test("install --agent ripperdoc writes ~/.ripperdoc/hooks.json: 8 events, no async, no slash commands", async () => {
+  await using box = await sandbox();
+  succeeded(await cli(box, ["install", "--agent", "ripperdoc"]));
+  const path = `${box.home}/.ripperdoc/hooks.json`;
+  await registered(path, "ripperdoc");
+  ok(!(await Deno.readTextFile(path)).includes('"async"'));
+  assertEquals(await exists(settingsOf(box)), false);
+  assertEquals(await exists(`${box.home}/.claude/commands`), false);
+});
+
+Deno.test("install --settings PATH writes that file instead of the scope's", async () => {
+  await using box = await sandbox();
+  const path = `${box.home}/elsewhere/my settings.json`;
+  succeeded(await cli(box, ["install", "--settings", path]));
+  await registered(path, "claude");
+  assertEquals(await exists(settingsOf(box)), false);
+});
+
+Deno.test("install with a bad --scope or --agent is a usage error that writes nothing", async () => {
+  await using box = await sandbox();
+  for (const args of [["--scope", "global"], ["--agent", "cursor"]]) {
+    const result = await cli(box, ["install", ...args]);
+    assertEquals([result.code, result.stdout], [2, ""], args.join(" "));
+    ok(result.stderr.includes(`"${args[1]}"`), result.stderr);
+    match(result.stderr, /Usage: docsearch-hook install/);
+  }
+  assertEquals(await tree(box.home), []);
+});
+
+Deno.test("uninstall when the settings file does not exist says so and creates nothing", async () => {
+  await using box = await sandbox();
+  const stdout = succeeded(await cli(box, ["uninstall"]));
+  match(stdout, /No docsearch-hook entries in /);
+  mentions(stdout, settingsOf(box));
+  assertEquals(await tree(box.home), []);
+});
+
+Deno.test({
+  name: "a settings.json that is a symlink stays one; its target gets the change",
+  ignore: !POSIX,
+  fn: async () => {
+    await using box = await sandbox();
+    const target = `${box.home}/dotfiles/claude-settings.json`;
+    await Deno.mkdir(`${box.home}/dotfiles`);
+    await Deno.mkdir(`${box.home}/.claude`);
+    await Deno.writeTextFile(target, USER_TEXT);
+    await Deno.symlink(target, settingsOf(box));
+
+    succeeded(await cli(box, ["install"]));
+    ok((await Deno.lstat(settingsOf(box))).isSymlink);
+    assertEquals(await Deno.readLink(settingsOf(box)), target);
+    await registered(target, "claude");
+    assertEquals(await listDir(`${box.home}/dotfiles`), ["claude-settings.json"]);
+  },
+});
+
+Deno.test("DOCSEARCH_HOOK_SELF is the command that gets registered", async () => {
+  await using box = await sandbox({ DOCSEARCH_HOOK_SELF: "/opt/x/docsearch-hook" });
+  succeeded(await cli(box, ["install"]));
+  await registered(settingsOf(box), "claude", ["/opt/x/docsearch-hook", "hook"]);
+  const commands = (await ours(settingsOf(box), ["/opt/x/docsearch-hook", "hook"])).map((f) =>
+    f.handler.command
+  );
+  assertEquals(new Set(commands), new Set(["/opt/x/docsearch-hook hook"]));
+});
+
+Deno.test({
+  name: "the registered command, run by a shell as the agent runs it, denies the demo web search",
+  ignore: !POSIX,
+  fn: async () => {
+    await using box = await sandbox();
+    succeeded(await cli(box, ["install"]));
+    const pre = (await ours(settingsOf(box))).find((f) => f.event === "PreToolUse")!;
+    const child = new Deno.Command("sh", {
+      args: ["-c", pre.handler.command!],
+      cwd: box.home,
+      env: { ...box.env, DOCSEARCH_CONFIG: `${ROOT}config.example.json` },
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(await Deno.readFile(fixture("events/PreToolUse.WebSearch.demo.json")));
+    await writer.close();
+    const out = await child.output();
+    const stdout = new TextDecoder().decode(out.stdout);
+    assertEquals([out.code, new TextDecoder().decode(out.stderr)], [0, ""]);
+    ok(stdout.includes('"permissionDecision":"deny"'), stdout);
+  },
+});
