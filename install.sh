@@ -100,6 +100,11 @@ parse_args() {
     *[!A-Za-z0-9._+-]*) usage_error "not a version: \"$version\" (expected e.g. 0.1.0 or latest)" ;;
   esac
   base_url=${base_url%/}
+  case $base_url in
+    https://* | http://127.* | http://localhost[:/]* | http://localhost) ;;
+    # The checksum comes from the same server as the binary: over plain http both can be swapped in transit.
+    http://*) warn "$base_url is plain http: the checksum cannot protect a download an attacker can change" ;;
+  esac
 
   if [ -z "$install_dir" ]; then
     [ -n "${HOME:-}" ] || die "HOME is not set; choose where to install with --dir DIR"
@@ -338,7 +343,8 @@ main() {
     fi
     chmod 755 "$staged"
     # Run before it replaces anything: a binary that cannot start here (an old libc, say) is no upgrade.
-    if ! installed_version=$("$staged" --version 2>/dev/null); then
+    # Its stderr is shown: the loader's own words (a missing GLIBC version, say) are the diagnosis.
+    if ! installed_version=$("$staged" --version); then
       die "the downloaded $asset does not run on this machine ($os $arch), so it was not installed;" \
         "build from source instead: $SOURCE_URL"
     fi

@@ -39,6 +39,26 @@ export function homeDir(env: Env, os: OS): string | undefined {
   return (os === "windows" ? env("USERPROFILE") : undefined) ?? env("HOME") ?? undefined;
 }
 
+/** `relative` from `base`, with its "." and ".." segments resolved lexically (links are left as they are). */
+export function resolvePath(base: string, relative: string, os: OS): string {
+  if (isAbsolute(relative, os)) return relative;
+  const sep = separator(os);
+  const out = base.split(/[\\/]/);
+  if (out[out.length - 1] === "") out.pop();
+  for (const segment of relative.split(/[\\/]/)) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === ".." && out.length > 1) out.pop();
+    else if (segment !== "..") out.push(segment);
+  }
+  return out.length === 1 && out[0] === "" ? sep : out.join(sep);
+}
+
+/** Claude Code's user folder: `~/.claude`, or all of it elsewhere when CLAUDE_CONFIG_DIR is set. */
+export function claudeUserDir(env: Env, os: OS): string | undefined {
+  const home = homeDir(env, os);
+  return env("CLAUDE_CONFIG_DIR") || (home === undefined ? undefined : join(os, home, ".claude"));
+}
+
 /** Where the state database and config cache live (SPEC §4). */
 export function stateDir(env: Env, os: OS): string | undefined {
   const override = env("DOCSEARCH_HOME");

@@ -19,7 +19,7 @@ import {
   withRegistration,
 } from "../lib/install/settings.ts";
 import { commandLine, shellWords } from "../lib/install/shell.ts";
-import { baseName, dirName, type Env } from "../lib/paths.ts";
+import { baseName, dirName, type Env, resolvePath } from "../lib/paths.ts";
 
 const envOf = (vars: Record<string, string>): Env => (name) => vars[name];
 
@@ -843,4 +843,111 @@ Deno.test("baseName and dirName with either separator", () => {
 
 Deno.test("dirName of a file at the root is the root, not the current directory", () => {
   assertEquals(dirName("/settings.json"), "/");
+});
+
+// ---- what a reviewer found: compound lines, hand-made additions, values a rewrite would change -----------
+
+Deno.test("ourCommand: a line that pipes or chains our command with another is the user's, never ours", () => {
+  for (
+    const line of [
+      `~/bin/docsearch-hook hook || notify-send "hook failed"`,
+      "/x/docsearch-hook hook && echo done",
+      "/x/docsearch-hook hook | tee /tmp/log",
+      "/x/docsearch-hook hook 2>>/tmp/err",
+      "/x/docsearch-hook hook; echo next",
+      "/x/docsearch-hook hook $(cat extra)",
+      '/x/docsearch-hook hook "`date`"',
+    ]
+  ) assertEquals(ourCommand(line), undefined, line);
+  // Quoted operators are data, not operators.
+  assertEquals(ourCommand("/x/docsearch-hook hook --note 'a || b'")?.program, "/x/docsearch-hook");
+});
+
+Deno.test("ourCommand: variable assignments (or env) before the command, options after hook", () => {
+  assertEquals(ourCommand("DOCSEARCH_CONFIG=/x/c.json /x/docsearch-hook hook --config /y.json"), {
+    program: "/x/docsearch-hook",
+    before: ["DOCSEARCH_CONFIG=/x/c.json"],
+    after: ["--config", "/y.json"],
+  });
+  assertEquals(ourCommand("env A=1 B='two words' docsearch-hook hook")?.before, [
+    "env",
+    "A=1",
+    "B=two words",
+  ]);
+  assertEquals(ourCommand("/x/docsearch-hook hook"), { program: "/x/docsearch-hook" });
+});
+
+Deno.test("withRegistration keeps what the user added to an entry of ours, and is then idempotent", () => {
+  const custom = "DOCSEARCH_CONFIG='/my docs/c.json' /old/docsearch-hook hook --config /y.json";
+  const before: Settings = { hooks: { Stop: [{ hooks: [{ type: "command", command: custom }] }] } };
+  const first = withRegistration(before, COMMAND, "claude");
+  const stop = first.settings.hooks!.Stop;
+  assertEquals(stop.length, 1);
+  assertEquals(
+    stop[0].hooks[0].command,
+    "DOCSEARCH_CONFIG='/my docs/c.json' /home/me/.local/bin/docsearch-hook hook --config /y.json",
+  );
+  // Only that event was customised: the others get the plain command.
+  assertEquals(first.settings.hooks!.PreToolUse[0].hooks[0].command, COMMAND);
+  assertEquals(withRegistration(first.settings, COMMAND, "claude").changed, false);
+  // And uninstall recognises the customised entry as ours.
+  assertEquals(withoutRegistration(first.settings).settings, {});
+});
+
+Deno.test("withRegistration leaves a compound line of the user's in place, next to ours", () => {
+  const line = "/x/docsearch-hook hook || true";
+  const before: Settings = { hooks: { Stop: [{ hooks: [{ type: "command", command: line }] }] } };
+  const after = withRegistration(before, COMMAND, "claude").settings;
+  assertEquals(after.hooks!.Stop.map((group) => group.hooks[0].command), [line, COMMAND]);
+});
+
+Deno.test("withRegistration drops an event list that only an entry of ours for another agent filled", () => {
+  const before: Settings = {
+    hooks: { PostToolUseFailure: [{ matcher: "*", hooks: [{ type: "command", command: OLD_COMMAND }] }] },
+  };
+  const after = withRegistration(before, COMMAND, "ripperdoc").settings;
+  ok(!("PostToolUseFailure" in after.hooks!), JSON.stringify(after));
+});
+
+Deno.test("parseSettings refuses a number a rewrite cannot keep exactly, and a byte-order mark", () => {
+  const big = '{\n  "id": 12345678901234567890,\n  "hooks": {}\n}\n';
+  throws(() => parseSettings(big, "s.json"), (error: Error) => {
+    ok(error instanceof SettingsError);
+    match(error.message, /^s\.json: line 2, column 9: the number 12345678901234567890 /);
+    match((error as SettingsError).hint, /string/);
+    return true;
+  });
+  // Other spellings of exact values are fine: they only change formatting.
+  assertEquals(parseSettings('{"a": 1.50, "b": 1e3, "c": -0, "d": "12345678901234567890"}', "s.json").a, 1.5);
+  throws(() => parseSettings('\uFEFF{"hooks": {}}', "s.json"), /byte-order mark/);
+});
+
+Deno.test("formatSettings keeps CRLF line endings", () => {
+  const text = '{\r\n  "model": "opus"\r\n}\r\n';
+  const merged = withRegistration(parseSettings(text, "s.json"), COMMAND, "claude").settings;
+  const out = formatSettings(merged, layoutOf(text));
+  ok(out.endsWith("}\r\n"));
+  assertEquals(out.split("\r\n").length, out.split("\n").length);
+});
+
+Deno.test("unifiedDiff compares only the middle that differs, and summarises a change too large to show", () => {
+  const lines = Array.from({ length: 30_000 }, (_, i) => `line ${i}`);
+  const changed = [...lines.slice(0, 15_000), "new", ...lines.slice(15_000)];
+  const diff = unifiedDiff(lines.join("\n"), changed.join("\n"), ["a", "b"]);
+  assertEquals(diff.split("\n").filter((line) => /^[+-][^+-]/.test(line)), ["+new"]);
+  const other = Array.from({ length: 3_000 }, (_, i) => `other ${i}`);
+  const huge = unifiedDiff(lines.join("\n"), other.join("\n"), ["a", "b"]);
+  match(huge, /30000 lines would be replaced by 3000: too large a change to show line by line/);
+});
+
+Deno.test("resolvePath: relative paths from a base, . and .. resolved, absolute ones as given", () => {
+  assertEquals(
+    resolvePath("/home/me/work", "./bin/docsearch-hook", "linux"),
+    "/home/me/work/bin/docsearch-hook",
+  );
+  assertEquals(resolvePath("/home/me/work/", "../bin/x", "linux"), "/home/me/bin/x");
+  assertEquals(resolvePath("/a", "../../x", "linux"), "/x");
+  assertEquals(resolvePath("/opt", "/usr/bin/x", "linux"), "/usr/bin/x");
+  assertEquals(resolvePath("C:\\Users\\me", "..\\tools\\x.exe", "windows"), "C:\\Users\\tools\\x.exe");
+  assertEquals(resolvePath("C:\\Users\\me", "D:\\x.exe", "windows"), "D:\\x.exe");
 });

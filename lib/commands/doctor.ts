@@ -19,6 +19,7 @@ import {
 } from "../doctor/checks.ts";
 import { AGENTS, hookCommand, ourCommand, SCOPES, settingsPath } from "../install/settings.ts";
 import { type Env, homeDir, isAbsolute, join, processEnv, stateDir } from "../paths.ts";
+import { syntaxProblem } from "../json_problems.ts";
 import { killSwitchOn } from "../switches/switches.ts";
 import { VERSION } from "../version.ts";
 import { hookOutput, processDeps } from "./hook.ts";
@@ -44,6 +45,15 @@ function exists(path: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+function jsonProblem(path: string, text: string): string | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (error) {
+    return syntaxProblem(path, text, error);
   }
 }
 
@@ -103,11 +113,27 @@ function mcpCheckList(config: Config, projectDir: string): Check[] {
   const dir = processEnv("CLAUDE_CONFIG_DIR") || homeDir(processEnv, os);
   const claudeJson = dir === undefined ? undefined : join(os, dir, ".claude.json");
   const projectJson = join(os, projectDir, ".mcp.json");
+  const unreadable: Check[] = [];
+  /** A file Claude Code cannot parse holds no servers for it: said as such, not as "not configured". */
+  const text = (path: string) => {
+    const { text, readError } = readText(path);
+    const problem = readError ?? (text === undefined ? undefined : jsonProblem(path, text));
+    if (problem !== undefined) {
+      unreadable.push({
+        status: "warn",
+        name: "MCP servers",
+        message: problem,
+        fix: `fix ${path}: Claude Code reads its MCP servers from it`,
+      });
+      return undefined;
+    }
+    return text;
+  };
   const servers = [
-    ...(claudeJson ? mcpServersIn(readText(claudeJson).text, claudeJson, projectDir) : []),
-    ...mcpServersIn(readText(projectJson).text, projectJson),
+    ...(claudeJson ? mcpServersIn(text(claudeJson), claudeJson, projectDir) : []),
+    ...mcpServersIn(text(projectJson), projectJson),
   ];
-  return mcpChecks(config, servers, [...(claudeJson ? [claudeJson] : []), projectJson]);
+  return [...unreadable, ...mcpChecks(config, servers, [...(claudeJson ? [claudeJson] : []), projectJson])];
 }
 
 const size = (bytes: number) =>
@@ -217,7 +243,17 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
  */
 async function selfTest(configFlag: string | undefined, config: Config): Promise<Check> {
   const name = "self-test";
-  const temp = Deno.makeTempDirSync({ prefix: "docsearch-doctor-" });
+  let temp: string;
+  try {
+    temp = Deno.makeTempDirSync({ prefix: "docsearch-doctor-" });
+  } catch (error) {
+    return {
+      status: "fail",
+      name,
+      message: `cannot create a temporary folder for the self-test: ${(error as Error).message}`,
+      fix: "set TMPDIR to a writable folder",
+    };
+  }
   try {
     // The kill switch is reported on its own; the self-test is about the code path behind it.
     const env: Env = (key) =>

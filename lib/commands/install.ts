@@ -9,7 +9,7 @@ import { CommandFailedError, UsageError } from "../cli/errors.ts";
 import { count, print } from "../cli/io.ts";
 import { userConfigPath } from "../config/layers.ts";
 import { unifiedDiff } from "../install/diff.ts";
-import { backUp, readIfExists, writeAtomically } from "../install/files.ts";
+import { backUp, makeDir, readIfExists, writeAtomically } from "../install/files.ts";
 import {
   type Agent,
   AGENT_NAMES,
@@ -28,8 +28,17 @@ import {
   withoutRegistration,
   withRegistration,
 } from "../install/settings.ts";
-import { type CommandFile, MARKER, slashCommandFiles } from "../install/slash_commands.ts";
-import { baseName, dirName, fileUrlPath, homeDir, join, processEnv, stateDir } from "../paths.ts";
+import { type CommandFile, isOurFile, slashCommandFiles } from "../install/slash_commands.ts";
+import {
+  baseName,
+  claudeUserDir,
+  dirName,
+  fileUrlPath,
+  join,
+  processEnv,
+  resolvePath,
+  stateDir,
+} from "../paths.ts";
 
 export interface InstallArgs {
   values: {
@@ -48,7 +57,12 @@ export interface InstallArgs {
  */
 export function selfCommand(): string[] {
   const launcher = processEnv("DOCSEARCH_HOOK_SELF");
-  if (launcher) return [launcher];
+  // The agent runs hooks from the project's folder: a relative path would name another file there.
+  if (launcher) {
+    const os = Deno.build.os;
+    // A bare name is for the shell to find on PATH, as it would be typed.
+    return [/[\\/]/.test(launcher) ? resolvePath(Deno.cwd(), launcher, os) : launcher];
+  }
   const exec = Deno.execPath();
   const name = baseName(exec);
   if (name !== "deno" && name !== "deno.exe") return [exec];
@@ -94,9 +108,10 @@ function commandsDir({ agent, scope, projectDir }: Target): string | { skipped: 
   if (agent !== "claude") return { skipped: `${AGENT_NAMES[agent]} has no slash commands of ours` };
   if (scope === "local") return { skipped: "the local scope has no slash-command folder" };
   if (scope === "project") return join(os, projectDir, ".claude", "commands");
-  const dir = processEnv("CLAUDE_CONFIG_DIR") || homeDir(processEnv, os);
-  if (!dir) throw new CommandFailedError(NO_HOME, "set HOME, or use --scope project");
-  return join(os, dir, ...(processEnv("CLAUDE_CONFIG_DIR") ? [] : [".claude"]), "commands");
+  const dir = claudeUserDir(processEnv, os);
+  return dir === undefined
+    ? { skipped: `${NO_HOME}, so there is no user folder for them` }
+    : join(os, dir, "commands");
 }
 
 interface Placed {
@@ -114,7 +129,7 @@ function place(dir: string, files: readonly CommandFile[]): Placed[] {
   });
 }
 
-const ours = (file: Placed) => file.existing?.includes(MARKER) ?? false;
+const ours = (file: Placed) => file.existing !== undefined && isOurFile(file.existing);
 
 /** Refuses before writing anything when a file in the way is not ours. */
 function checkOurs(files: readonly Placed[]): void {
@@ -144,7 +159,7 @@ function planCommands(dir: string): CommandsPlan {
 }
 
 function writeCommands(plan: CommandsPlan): string {
-  if (plan.changed.length > 0) Deno.mkdirSync(plan.folder, { recursive: true });
+  if (plan.changed.length > 0) makeDir(plan.folder);
   for (const file of plan.changed) writeAtomically(file.path, file.text);
   return plan.changed.length === 0
     ? `The slash commands in ${plan.folder} are up to date.`
@@ -199,10 +214,7 @@ function planSettings(
     settings = parseSettings(before ?? "", path);
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
-    throw new CommandFailedError(
-      `${error.message}; nothing was changed`,
-      "fix the file (the agent cannot read it either), then run this again",
-    );
+    throw new CommandFailedError(`${error.message}; nothing was changed`, error.hint);
   }
   const merge = change(settings);
   const after = merge.changed ? formatSettings(merge.settings, layoutOf(before)) : before ?? "";
@@ -219,7 +231,7 @@ function diffOf(plan: SettingsPlan): string {
 /** Writes the new settings after a backup of the old; returns the backup's path. */
 function applySettings(plan: SettingsPlan): string | undefined {
   if (plan.before === undefined) {
-    Deno.mkdirSync(dirName(plan.path), { recursive: true });
+    makeDir(dirName(plan.path));
     writeAtomically(plan.path, plan.after);
     return undefined;
   }
@@ -236,7 +248,7 @@ function configToCreate(): string | undefined {
 }
 
 function createConfig(path: string): void {
-  Deno.mkdirSync(dirName(path), { recursive: true });
+  makeDir(dirName(path));
   try {
     // createNew: never overwrite a config that appeared since we looked.
     Deno.writeTextFileSync(path, JSON.stringify(exampleConfig, null, 2) + "\n", { createNew: true });
@@ -293,11 +305,18 @@ export function install({ values }: InstallArgs): number {
   } else {
     lines.push(`docsearch-hook is already registered for ${agentName} in ${settings.path}; nothing changed.`);
   }
-  if (config !== undefined) {
-    createConfig(config);
-    lines.push(`Created ${config} from the example config: point its databases at your local docs.`);
+  try {
+    if (config !== undefined) {
+      createConfig(config);
+      lines.push(`Created ${config} from the example config: point its databases at your local docs.`);
+    }
+    if (commands) lines.push(writeCommands(commands));
+  } catch (error) {
+    // Say what did happen: the settings are already written.
+    if (!(error instanceof CommandFailedError)) throw error;
+    print(lines.join("\n"));
+    throw new CommandFailedError(`${error.message}; the rest above was done`, error.hint);
   }
-  if (commands) lines.push(writeCommands(commands));
   if (settings.merge.changed) {
     lines.push(`Next: restart ${agentName}, then run \`docsearch-hook doctor\` to check the setup.`);
   }

@@ -78,8 +78,11 @@ const coversWebTools = (matcher: string | undefined) => {
 interface Read {
   file: SettingsFile;
   found: Found[];
-  /** Why the file cannot be read as settings. */
+  /** Why the file cannot be read as settings, and what to do. */
   error?: string;
+  hint?: string;
+  /** Claude Code's `disableAllHooks: true`: no hook in any file runs. */
+  allOff?: boolean;
 }
 
 function read(file: SettingsFile, own: string | undefined): Read | undefined {
@@ -88,19 +91,31 @@ function read(file: SettingsFile, own: string | undefined): Read | undefined {
   }
   if (file.text === undefined) return undefined;
   try {
-    return { file, found: registrationsIn(parseSettings(file.text, file.path), own) };
+    const settings = parseSettings(file.text, file.path);
+    return { file, found: registrationsIn(settings, own), allOff: settings.disableAllHooks === true };
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
-    return { file, found: [], error: error.message };
+    return { file, found: [], error: error.message, hint: error.hint };
   }
 }
 
 /** One line for a settings file that registers docsearch-hook or cannot be read; none for the others. */
-function fileCheck({ file, found, error }: Read, self: OurCommand, files: FileFacts): Check | undefined {
+function fileCheck(
+  { file, found, error, hint, allOff }: Read,
+  self: OurCommand,
+  files: FileFacts,
+): Check | undefined {
   const name = `${AGENT_NAMES[file.agent]}, ${file.scope} scope`;
   const again = `docsearch-hook install${scopeFlags(file.agent, file.scope)}`;
   if (error !== undefined) {
-    return fail(name, error, `fix the file: ${AGENT_NAMES[file.agent]} cannot read it either`);
+    return fail(name, error, hint ?? `fix the file: ${AGENT_NAMES[file.agent]} cannot read it either`);
+  }
+  if (allOff) {
+    return fail(
+      name,
+      `"disableAllHooks": true in ${file.path}: ${AGENT_NAMES[file.agent]} runs no hook at all`,
+      `remove "disableAllHooks" from ${file.path} (or set it to false)`,
+    );
   }
   if (found.length === 0) return undefined;
   const where = ` (${file.path})`;

@@ -2,6 +2,9 @@
 
 type Line = { kind: " " | "-" | "+"; text: string };
 
+/** Cells of the comparison table (4 bytes each): beyond this a dry run would take seconds and gigabytes. */
+const MAX_TABLE = 4_000_000;
+
 /** Longest common subsequence by table: settings files are small, and the result is the minimal diff. */
 function diffLines(a: readonly string[], b: readonly string[]): Line[] {
   const rows = a.length + 1;
@@ -37,7 +40,28 @@ function diffLines(a: readonly string[], b: readonly string[]): Line[] {
 export function unifiedDiff(before: string, after: string, labels: [string, string], context = 3): string {
   if (before === after) return "";
   const split = (text: string) => text === "" ? [] : text.replace(/\n$/, "").split("\n");
-  const lines = diffLines(split(before), split(after));
+  const a = split(before);
+  const b = split(after);
+  // Only the middle that differs goes through the quadratic table; the rest is common by construction.
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (
+    tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  ) tail++;
+  const middleA = a.slice(head, a.length - tail);
+  const middleB = b.slice(head, b.length - tail);
+  if (middleA.length * middleB.length > MAX_TABLE) {
+    return `--- ${labels[0]}\n+++ ${
+      labels[1]
+    }\n(${middleA.length} lines would be replaced by ${middleB.length}: too large a change to show line by line)`;
+  }
+  const same = (line: string): Line => ({ kind: " ", text: line });
+  const lines = [
+    ...a.slice(0, head).map(same),
+    ...diffLines(middleA, middleB),
+    ...a.slice(a.length - tail).map(same),
+  ];
   const near = lines.map(() => false);
   lines.forEach((line, index) => {
     if (line.kind === " ") return;

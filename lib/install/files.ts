@@ -1,5 +1,6 @@
 /** Reading and replacing the user's files so that a failure half-way never leaves a half-written one. */
 import { CommandFailedError } from "../cli/errors.ts";
+import { dirName, isAbsolute, join } from "../paths.ts";
 
 export function readIfExists(path: string): string | undefined {
   try {
@@ -16,9 +17,28 @@ export function readIfExists(path: string): string | undefined {
  */
 function realTarget(path: string): string {
   try {
-    return Deno.lstatSync(path).isSymlink ? Deno.realPathSync(path) : path;
+    if (!Deno.lstatSync(path).isSymlink) return path;
   } catch {
     return path;
+  }
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    // A link to a file not created yet: write where it points.
+    const link = Deno.readLinkSync(path);
+    return isAbsolute(link, Deno.build.os) ? link : join(Deno.build.os, dirName(path), link);
+  }
+}
+
+/** A folder and its parents; what stands in the way is named, with what to do about it. */
+export function makeDir(path: string): void {
+  try {
+    Deno.mkdirSync(path, { recursive: true });
+  } catch (error) {
+    throw new CommandFailedError(
+      `cannot create the folder ${path}: ${(error as Error).message}`,
+      "move away what stands at that path (a file, or a link to nowhere), or make its parent writable",
+    );
   }
 }
 

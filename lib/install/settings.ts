@@ -4,9 +4,9 @@
  * objects in, text and objects out; the command modules do the reading and writing.
  */
 import { z } from "zod";
-import { jsonPath, syntaxProblem } from "../json_problems.ts";
-import { baseName, type Env, homeDir, join, type OS } from "../paths.ts";
-import { commandLine, shellWords } from "./shell.ts";
+import { inexactNumber, jsonPath, lineAndColumn, syntaxProblem } from "../json_problems.ts";
+import { baseName, claudeUserDir, type Env, homeDir, join, type OS } from "../paths.ts";
+import { commandLine, shellQuote, shellWords } from "./shell.ts";
 
 export const AGENTS = ["claude", "ripperdoc"] as const;
 export type Agent = typeof AGENTS[number];
@@ -28,9 +28,8 @@ export function settingsPath(
     if (scope !== "user") {
       return join(os, projectDir, ".claude", scope === "project" ? "settings.json" : "settings.local.json");
     }
-    // Claude Code keeps its whole user folder elsewhere when CLAUDE_CONFIG_DIR is set.
-    const dir = env("CLAUDE_CONFIG_DIR") || (home && join(os, home, ".claude"));
-    return dir ? join(os, dir, "settings.json") : undefined;
+    const dir = claudeUserDir(env, os);
+    return dir === undefined ? undefined : join(os, dir, "settings.json");
   }
   if (scope !== "user") {
     return join(os, projectDir, ".ripperdoc", scope === "project" ? "hooks.json" : "hooks.local.json");
@@ -75,39 +74,64 @@ export function hookCommand(self: readonly string[], os: OS): string {
 export interface OurCommand {
   program: string;
   script?: string;
+  /** What the user added by hand: variable assignments before it, options after `hook`. Kept on re-install. */
+  before?: string[];
+  after?: string[];
 }
 
 const BINARY_NAME = /^docsearch-hook([-.][\w.-]*)?$/i;
 
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
 /**
  * Recognises docsearch-hook's own entries by their command: a program named docsearch-hook (any folder, any
  * release target suffix) running `hook`, or deno running a checkout in exactly the shape install writes
- * (`--config=<dir>/deno.json <dir>/main.ts hook`), which another project's command would not have.
+ * (`--config=<dir>/deno.json <dir>/main.ts hook`), which another project's command would not have. Variable
+ * assignments (or `env`) before it are allowed; a command line with pipes, lists or redirections is the
+ * user's own composition, never ours to replace.
  */
 export function ourCommand(command: string): OurCommand | undefined {
-  const words = shellWords(command);
+  const all = shellWords(command);
+  if (all.compound) return undefined;
+  let start = all[0] === "env" ? 1 : 0;
+  while (start < all.length && ASSIGNMENT.test(all[start])) start++;
+  const words = all.slice(start);
   const at = words.indexOf("hook");
   if (at < 1) return undefined;
   const program = words[0];
-  if (at === 1 && BINARY_NAME.test(baseName(program))) return { program };
+  const custom = {
+    ...(start > 0 ? { before: all.slice(0, start) } : {}),
+    ...(at + 1 < words.length ? { after: words.slice(at + 1) } : {}),
+  };
+  if (at === 1 && BINARY_NAME.test(baseName(program))) return { program, ...custom };
   const script = words[at - 1];
   if (!/^deno(\.exe)?$/i.test(baseName(program)) || baseName(script) !== "main.ts") return undefined;
   const dir = script.slice(0, script.length - "main.ts".length);
-  return words.includes(`--config=${dir}deno.json`) ? { program, script } : undefined;
+  return words.includes(`--config=${dir}deno.json`) ? { program, script, ...custom } : undefined;
 }
 
 // ---- the settings file -----------------------------------------------------------------------------------
 
 const handlerSchema = z.looseObject({ type: z.string(), command: z.string().optional() });
 const groupSchema = z.looseObject({ matcher: z.string().optional(), hooks: z.array(handlerSchema) });
-const settingsSchema = z.looseObject({ hooks: z.record(z.string(), z.array(groupSchema)).optional() });
+const settingsSchema = z.looseObject({
+  hooks: z.record(z.string(), z.array(groupSchema)).optional(),
+  disableAllHooks: z.boolean().optional(),
+});
 
 type Handler = z.infer<typeof handlerSchema>;
 type Group = z.infer<typeof groupSchema>;
 export type Settings = z.infer<typeof settingsSchema>;
 
 /** A settings file that cannot be merged into safely; nothing is written. */
-export class SettingsError extends Error {}
+export class SettingsError extends Error {
+  constructor(
+    message: string,
+    readonly hint = "fix the file (the agent cannot read it either), then run this again",
+  ) {
+    super(message);
+  }
+}
 
 /**
  * The file's own object (not zod's copy, so key order and unknown fields stay as written), once zod has
@@ -115,6 +139,12 @@ export class SettingsError extends Error {}
  */
 export function parseSettings(text: string, file: string): Settings {
   if (text.trim() === "") return {};
+  if (text.startsWith("\uFEFF")) {
+    throw new SettingsError(
+      `${file}: starts with a byte-order mark (BOM), which JSON does not allow`,
+      "save the file as UTF-8 without a BOM",
+    );
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -125,6 +155,16 @@ export function parseSettings(text: string, file: string): Settings {
   if (!checked.success) {
     const issue = checked.error.issues[0];
     throw new SettingsError(`${file}: ${jsonPath(issue.path)}: ${issue.message}`);
+  }
+  const inexact = inexactNumber(text);
+  if (inexact !== undefined) {
+    throw new SettingsError(
+      `${file}: ${
+        lineAndColumn(text, inexact.offset)
+      }: the number ${inexact.literal} has more digits than a ` +
+        "rewrite can keep exactly",
+      "write that number as a string, or add the entries by hand (README: Registering by hand)",
+    );
   }
   return raw as Settings;
 }
@@ -166,17 +206,24 @@ interface Stripped {
   removed: number;
   /** Per event, where the first removed entry stood, so a new one takes its place. */
   at: Map<string, number>;
+  /** Per event, the first removed entry's hand-made additions. */
+  custom: Map<string, OurCommand>;
 }
 
 /** Takes out every handler of ours. Event lists it empties stay, empty, for the caller to refill or drop. */
 function strip(settings: Settings, own: string | undefined): Stripped {
   const copy = structuredClone(settings);
   const at = new Map<string, number>();
+  const custom = new Map<string, OurCommand>();
   let removed = 0;
   for (const [event, groups] of Object.entries(copy.hooks ?? {})) {
     const kept: Group[] = [];
     for (const group of groups) {
-      const handlers = group.hooks.filter((handler) => ourHandler(handler, own) === undefined);
+      const handlers = group.hooks.filter((handler) => {
+        const ours = ourHandler(handler, own);
+        if (ours && (ours.before || ours.after) && !custom.has(event)) custom.set(event, ours);
+        return ours === undefined;
+      });
       const gone = group.hooks.length - handlers.length;
       if (gone > 0 && !at.has(event)) at.set(event, kept.length);
       removed += gone;
@@ -185,7 +232,7 @@ function strip(settings: Settings, own: string | undefined): Stripped {
     }
     copy.hooks![event] = kept;
   }
-  return { settings: copy, removed, at };
+  return { settings: copy, removed, at, custom };
 }
 
 /** Drops the event lists (and the `hooks` object) that only our entries filled. */
@@ -225,15 +272,24 @@ const sameMeaning = (a: Settings, b: Settings) => JSON.stringify(a) === JSON.str
 
 /**
  * The settings with docsearch-hook registered for every event the agent has, replacing its earlier entries
- * where they stood (so a re-install keeps the order the user chose) and touching nothing else.
+ * where they stood (so a re-install keeps the order the user chose, and what they added to the command by
+ * hand) and touching nothing else.
  */
 export function withRegistration(settings: Settings, command: string, agent: Agent): Merge {
-  const { settings: next, removed, at } = strip(settings, command);
+  const { settings: next, removed, at, custom } = strip(settings, command);
   const hooks = next.hooks ??= {};
   for (const registration of registrationsFor(agent)) {
+    const { before = [], after = [] } = custom.get(registration.event) ?? {};
+    // Hand-made additions are re-quoted for a POSIX shell, which Git Bash on Windows is too; an assignment
+    // keeps its name bare, or the shell would take the whole word for a command.
+    const assignments = before.map((word) => {
+      const name = ASSIGNMENT.exec(word)?.[0];
+      return name === undefined ? shellQuote(word) : name + shellQuote(word.slice(name.length));
+    });
+    const line = [...assignments, command, commandLine(after, "linux")].filter(Boolean).join(" ");
     const group: Group = {
       ...(registration.matcher === undefined ? {} : { matcher: registration.matcher }),
-      hooks: [handlerFor(registration, command, agent)],
+      hooks: [handlerFor(registration, line, agent)],
     };
     const groups = hooks[registration.event] ??= [];
     groups.splice(at.get(registration.event) ?? groups.length, 0, group);

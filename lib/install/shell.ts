@@ -25,13 +25,17 @@ export function commandLine(words: readonly string[], os: OS): string {
   return words.map(os === "windows" ? windowsQuote : shellQuote).join(" ");
 }
 
+/** Unquoted characters that make a command line more than one simple command (pipes, lists, redirections). */
+const OPERATORS = "|&;<>()`";
+
 /**
  * A command line split into words the way a POSIX shell would for the forms people write in settings files:
  * single and double quotes and backslash escapes. A backslash before an ordinary character stays, so an
- * unquoted Windows path keeps its separators.
+ * unquoted Windows path keeps its separators. `compound` tells whether an unquoted operator (or `$(`) makes
+ * it more than one simple command.
  */
-export function shellWords(line: string): string[] {
-  const words: string[] = [];
+export function shellWords(line: string): string[] & { compound?: boolean } {
+  const words: string[] & { compound?: boolean } = [];
   let word = "";
   let inWord = false;
   let quote: "'" | '"' | undefined;
@@ -55,8 +59,10 @@ export function shellWords(line: string): string[] {
     if (quote === '"') {
       if (c === '"') quote = undefined;
       else word += c;
+      if (c === "`" || (c === "$" && line[i + 1] === "(")) words.compound = true;
       continue;
     }
+    if (OPERATORS.includes(c) || (c === "$" && line[i + 1] === "(")) words.compound = true;
     if (c === "'" || c === '"') {
       quote = c;
       inWord = true;

@@ -9,6 +9,10 @@ import { shellQuote } from "./shell.ts";
 /** Marks the files as ours: install rewrites and uninstall removes only files that carry it. */
 export const MARKER = "<!-- written by docsearch-hook install; rewritten on each install -->";
 
+/** The marker as this version writes it and as 0.1.0's `install --commands` did, so upgrades find their files. */
+export const isOurFile = (text: string): boolean =>
+  /<!-- written by docsearch-hook install( --commands)?; rewritten on each install -->/.test(text);
+
 interface SlashCommand {
   name: "disable" | "enable" | "status";
   description: string;

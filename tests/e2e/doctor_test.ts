@@ -322,3 +322,32 @@ Deno.test("doctor sees a Ripperdoc registration and its 8 events", async () => {
   ok(!checkLines(lines).some((l) => /^✗ .*not registered/.test(l)), result.stdout);
   ok(!checkLines(lines).some((l) => /^. Claude Code, /.test(l)), result.stdout);
 });
+
+Deno.test("doctor: disableAllHooks in a settings file is ✗, a malformed ~/.claude.json is named, exit 1", async () => {
+  await using box = await machine();
+  await install(box);
+  const settings = JSON.parse(await Deno.readTextFile(`${box.home}/${USER_SETTINGS}`));
+  await write(box, USER_SETTINGS, JSON.stringify({ ...settings, disableAllHooks: true }, null, 2));
+  await write(box, ".claude.json", '{"mcpServers": {"leann": {},}}');
+  const result = await cli(box, ["doctor"]);
+  const lines = report(result);
+  assertEquals(result.code, 1, result.stdout);
+  assertFixes(lines);
+  const registration = line(lines, "Claude Code, user scope");
+  assertEquals(registration.mark, "✗");
+  match(registration.text, /"disableAllHooks": true/);
+  const mcp = line(lines, "MCP servers");
+  assertEquals(mcp.mark, "!");
+  match(mcp.text, /\.claude\.json: invalid JSON at line 1, column 29/);
+});
+
+Deno.test("doctor with an unusable TMPDIR: the self-test is ✗ with a fix, no crash", async () => {
+  await using box = await machine();
+  await install(box);
+  const result = await cli(box, ["doctor"], { TMPDIR: `${box.home}/no-such-dir` });
+  const lines = report(result);
+  assertEquals(result.code, 1, result.stdout);
+  const selfTest = line(lines, "self-test");
+  assertEquals(selfTest.mark, "✗");
+  match(selfTest.fix ?? "", /TMPDIR/);
+});

@@ -386,3 +386,60 @@ Deno.test({
     ok(stdout.includes('"permissionDecision":"deny"'), stdout);
   },
 });
+
+// ---- what a reviewer found -----------------------------------------------------------------------------
+
+Deno.test("install over slash commands written by 0.1.0's `install --commands` rewrites them, then registers", async () => {
+  await using box = await sandbox();
+  const dir = slashDirOf(box.home);
+  await Deno.mkdir(dir, { recursive: true });
+  const old = "---\ndescription: old\n---\n" +
+    "<!-- written by docsearch-hook install --commands; rewritten on each install -->\n!`x status`\n";
+  for (const name of SLASH_FILES) await Deno.writeTextFile(`${dir}/${name}`, old);
+  succeeded(await cli(box, ["install"]));
+  assertEquals((await ours(settingsOf(box))).length, CLAUDE_EVENTS.length);
+  for (const name of SLASH_FILES) ok((await Deno.readTextFile(`${dir}/${name}`)) !== old, name);
+  succeeded(await cli(box, ["uninstall"]));
+  assertEquals(await exists(dir), false);
+});
+
+Deno.test("DOCSEARCH_HOOK_SELF given as a relative path is registered as an absolute one", async () => {
+  await using box = await sandbox();
+  const cwd = `${box.home}/work`;
+  await Deno.mkdir(cwd);
+  succeeded(await cli(box, ["install"], { env: { DOCSEARCH_HOOK_SELF: "./bin/docsearch-hook" }, cwd }));
+  const words = [`${cwd}/bin/docsearch-hook`, "hook"];
+  assertEquals((await ours(settingsOf(box), words)).length, CLAUDE_EVENTS.length);
+});
+
+Deno.test({
+  name: "install that fails after writing the settings says what it did and how to finish",
+  ignore: !POSIX,
+  fn: async () => {
+    await using box = await sandbox();
+    // A link to nowhere where the slash commands' folder goes: the last step cannot be done.
+    await Deno.mkdir(`${box.home}/.claude/commands`, { recursive: true });
+    await Deno.symlink(`${box.home}/nowhere/docsearch`, `${box.home}/.claude/commands/docsearch`);
+    const result = await cli(box, ["install"]);
+    assertEquals(result.code, 1, result.stdout + result.stderr);
+    match(result.stdout, /^Registered docsearch-hook for Claude Code in /);
+    match(result.stderr, /cannot create the folder .*docsearch: .*; the rest above was done\n/);
+    match(result.stderr, /fix: move away what stands at that path/);
+    ok(!/at \S+\.ts:\d+/.test(result.stderr), result.stderr);
+    assertEquals((await ours(settingsOf(box))).length, CLAUDE_EVENTS.length);
+  },
+});
+
+Deno.test({
+  name: "a settings.json linked to a file not created yet: the link stays and its target is written",
+  ignore: !POSIX,
+  fn: async () => {
+    await using box = await sandbox();
+    await Deno.mkdir(`${box.home}/.claude`);
+    await Deno.mkdir(`${box.home}/dotfiles`);
+    await Deno.symlink("../dotfiles/claude-settings.json", settingsOf(box));
+    succeeded(await cli(box, ["install"]));
+    ok((await Deno.lstat(settingsOf(box))).isSymlink);
+    assertEquals((await ours(`${box.home}/dotfiles/claude-settings.json`)).length, CLAUDE_EVENTS.length);
+  },
+});
