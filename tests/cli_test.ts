@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { describeOptions, parseArgv } from "../lib/cli/args.ts";
 import { UsageError } from "../lib/cli/errors.ts";
+import { writeAllSync } from "../lib/cli/io.ts";
 import { fileUrlPath, homeDir, isAbsolute, join, stateDir } from "../lib/paths.ts";
 import { VERSION } from "../lib/version.ts";
 import { ROOT } from "./helpers.ts";
@@ -87,5 +88,30 @@ Deno.test("paths: file URLs become paths with escapes decoded, Windows drives wi
   assertEquals(
     fileUrlPath(new URL("file:///C:/Users/Me/docsearch%20hook/main.ts"), "windows"),
     "C:\\Users\\Me\\docsearch hook\\main.ts",
+  );
+});
+
+Deno.test("writeAllSync continues partial writes and stops quietly when the reader has gone", () => {
+  const written: number[] = [];
+  // Two bytes at a time: a partial write is continued, not lost.
+  writeAllSync(
+    { writeSync: (bytes) => (written.push(...bytes.subarray(0, 2)), Math.min(2, bytes.length)) },
+    "hello",
+  );
+  assertEquals(new TextDecoder().decode(new Uint8Array(written)), "hello");
+  let calls = 0;
+  writeAllSync({
+    writeSync: () => {
+      calls++;
+      throw new Deno.errors.BrokenPipe("Broken pipe (os error 32)");
+    },
+  }, "lost");
+  assertEquals(calls, 1);
+  throws(() =>
+    writeAllSync({
+      writeSync: () => {
+        throw new Deno.errors.PermissionDenied("no");
+      },
+    }, "x")
   );
 });

@@ -4,7 +4,12 @@ const encoder = new TextEncoder();
 
 export function writeAllSync(writer: Pick<typeof Deno.stdout, "writeSync">, text: string): void {
   const bytes = encoder.encode(text);
-  for (let at = 0; at < bytes.length;) at += writer.writeSync(bytes.subarray(at));
+  try {
+    for (let at = 0; at < bytes.length;) at += writer.writeSync(bytes.subarray(at));
+  } catch (error) {
+    // The reader has gone (`docsearch-hook log | head`): what is left has no one to read it.
+    if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+  }
 }
 
 export const print = (text: string): void => writeAllSync(Deno.stdout, text + "\n");
