@@ -115,10 +115,13 @@ export function inexactNumber(text: string): { literal: string; offset: number }
 
 /** A syntax error with line and column, and without the chunk of the file V8 quotes in some messages. */
 export function syntaxProblem(file: string, text: string, error: unknown): string {
-  const message = (error instanceof Error ? error.message : String(error))
+  const original = error instanceof Error ? error.message : String(error);
+  const message = original
     .replace(/, ".*" is not valid JSON$/s, "")
     .replace(/ (?:in|after) JSON at position \d+(?: \(line \d+ column \d+\))?/, "");
-  const offset = syntaxErrorOffset(text);
+  // Our scan does not check escapes inside strings (`"\x"`); V8's own position covers those.
+  const scanned = syntaxErrorOffset(text);
+  const offset = scanned >= 0 ? scanned : Number(/position (\d+)/.exec(original)?.[1] ?? -1);
   return offset < 0
     ? `${file}: invalid JSON: ${message}`
     : `${file}: invalid JSON at ${lineAndColumn(text, offset)}: ${message}`;

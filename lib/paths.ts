@@ -39,18 +39,30 @@ export function homeDir(env: Env, os: OS): string | undefined {
   return (os === "windows" ? env("USERPROFILE") : undefined) ?? env("HOME") ?? undefined;
 }
 
-/** `relative` from `base`, with its "." and ".." segments resolved lexically (links are left as they are). */
+/** The root a path starts with: `/`, `C:\\`, or a UNC share `\\\\server\\share\\`; "" for a relative path. */
+function rootOf(path: string, os: OS): string {
+  if (os !== "windows") return path.startsWith("/") ? "/" : "";
+  return /^(?:[\\/]{2}[^\\/]+[\\/][^\\/]+[\\/]?|[a-zA-Z]:[\\/]|[\\/])/.exec(path)?.[0] ?? "";
+}
+
+/**
+ * `relative` from `base`, with its "." and ".." segments resolved lexically (links are left as they are);
+ * ".." never climbs above the root, and a Windows path from the root (`\\x`) stays on `base`'s drive.
+ */
 export function resolvePath(base: string, relative: string, os: OS): string {
   if (isAbsolute(relative, os)) return relative;
   const sep = separator(os);
-  const out = base.split(/[\\/]/);
-  if (out[out.length - 1] === "") out.pop();
+  const fromRoot = rootOf(relative, os) !== "";
+  const root = rootOf(base, os);
+  const start = fromRoot ? root.replace(/[\\/]+$/, "") : base;
+  const segments = start.slice(root.replace(/[\\/]+$/, "").length).split(/[\\/]/).filter(Boolean);
   for (const segment of relative.split(/[\\/]/)) {
     if (segment === "" || segment === ".") continue;
-    if (segment === ".." && out.length > 1) out.pop();
-    else if (segment !== "..") out.push(segment);
+    if (segment === "..") segments.pop();
+    else segments.push(segment);
   }
-  return out.length === 1 && out[0] === "" ? sep : out.join(sep);
+  const prefix = os === "windows" ? root.replaceAll("/", "\\").replace(/\\?$/, "\\") : root;
+  return prefix + segments.join(sep);
 }
 
 /** Claude Code's user folder: `~/.claude`, or all of it elsewhere when CLAUDE_CONFIG_DIR is set. */

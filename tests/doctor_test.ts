@@ -766,3 +766,27 @@ Deno.test("formatChecks: one line per check with its mark, fixes under them, a s
   assertEquals(fine[0], "✓ a: b");
   ok(fine.length > 1 && !/problem|warning/.test(fine[fine.length - 1]), fine.join("\n"));
 });
+
+Deno.test("registration: Claude Code's disableAllHooks, decided by the most specific file; Ripperdoc's ignored", () => {
+  const allOff = (texts: Parameters<typeof machine>[0]) =>
+    registrationChecks(machine(texts), SELF, facts([BIN])).filter((check) =>
+      check.name === "Claude Code, all hooks"
+    );
+  const off = edited(COMMAND, (settings) => (settings.disableAllHooks = true));
+  const [check] = allOff({ "claude/user": off });
+  assertEquals(check.status, "fail");
+  ok(check.message.includes(pathOf("claude", "user")), check.message);
+  ok(check.fix?.includes("disableAllHooks"), check.fix);
+  // The local file sets it back: nothing to report.
+  assertEquals(allOff({ "claude/user": off, "claude/local": '{"disableAllHooks": false}' }), []);
+  // The project file turns it off over a user file that says false.
+  assertEquals(
+    allOff({ "claude/user": registered(COMMAND), "claude/project": '{"disableAllHooks": true}' }).length,
+    1,
+  );
+  // Not a Ripperdoc setting.
+  assertEquals(
+    allOff({ "claude/user": registered(COMMAND), "ripperdoc/user": '{"disableAllHooks": true}' }),
+    [],
+  );
+});

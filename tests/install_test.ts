@@ -6,6 +6,7 @@
 import { deepStrictEqual as assertEquals, match, ok, throws } from "node:assert/strict";
 import { unifiedDiff } from "../lib/install/diff.ts";
 import {
+  checkRewritable,
   formatSettings,
   hookCommand,
   layoutOf,
@@ -19,6 +20,9 @@ import {
   withRegistration,
 } from "../lib/install/settings.ts";
 import { commandLine, shellWords } from "../lib/install/shell.ts";
+
+/** Just the words, without the spans and the compound flag. */
+const wordsOf = (line: string): string[] => [...shellWords(line)];
 import { baseName, dirName, type Env, resolvePath } from "../lib/paths.ts";
 
 const envOf = (vars: Record<string, string>): Env => (name) => vars[name];
@@ -612,29 +616,29 @@ Deno.test("registrationsIn lists our handlers with their event and matcher, and 
 // ---- shell words ---------------------------------------------------------------------------------------
 
 Deno.test("shellWords: blanks, quotes and escapes as a POSIX shell reads them", () => {
-  assertEquals(shellWords(""), []);
-  assertEquals(shellWords(" \t \n"), []);
-  assertEquals(shellWords("a  b\tc\nd"), ["a", "b", "c", "d"]);
-  assertEquals(shellWords(`'a b' "c d" e\\ f`), ["a b", "c d", "e f"]);
-  assertEquals(shellWords(`"a"'b'c`), ["abc"]);
-  assertEquals(shellWords(`'it'\\''s'`), ["it's"]);
-  assertEquals(shellWords(`a '' "" b`), ["a", "", "", "b"]);
-  assertEquals(shellWords(`"say \\"hi\\" \\$HOME \\\\ \\\`x\\\`"`), ['say "hi" $HOME \\ `x`']);
-  assertEquals(shellWords(`'no \\escapes "here"'`), ['no \\escapes "here"']);
-  assertEquals(shellWords(`"keeps \\n and \\'"`), ["keeps \\n and \\'"]);
-  assertEquals(shellWords(`\\'quoted\\"`), [`'quoted"`]);
+  assertEquals(wordsOf(""), []);
+  assertEquals(wordsOf(" \t \n"), []);
+  assertEquals(wordsOf("a  b\tc\nd"), ["a", "b", "c", "d"]);
+  assertEquals(wordsOf(`'a b' "c d" e\\ f`), ["a b", "c d", "e f"]);
+  assertEquals(wordsOf(`"a"'b'c`), ["abc"]);
+  assertEquals(wordsOf(`'it'\\''s'`), ["it's"]);
+  assertEquals(wordsOf(`a '' "" b`), ["a", "", "", "b"]);
+  assertEquals(wordsOf(`"say \\"hi\\" \\$HOME \\\\ \\\`x\\\`"`), ['say "hi" $HOME \\ `x`']);
+  assertEquals(wordsOf(`'no \\escapes "here"'`), ['no \\escapes "here"']);
+  assertEquals(wordsOf(`"keeps \\n and \\'"`), ["keeps \\n and \\'"]);
+  assertEquals(wordsOf(`\\'quoted\\"`), [`'quoted"`]);
 });
 
 Deno.test("shellWords: unquoted Windows paths keep their backslashes", () => {
-  assertEquals(shellWords("C:\\Users\\me\\bin\\docsearch-hook.exe hook"), [
+  assertEquals(wordsOf("C:\\Users\\me\\bin\\docsearch-hook.exe hook"), [
     "C:\\Users\\me\\bin\\docsearch-hook.exe",
     "hook",
   ]);
-  assertEquals(shellWords('"C:\\Program Files\\docsearch-hook.exe" hook'), [
+  assertEquals(wordsOf('"C:\\Program Files\\docsearch-hook.exe" hook'), [
     "C:\\Program Files\\docsearch-hook.exe",
     "hook",
   ]);
-  assertEquals(shellWords("D:\\tools\\x.exe --config=D:\\cfg\\a.json"), [
+  assertEquals(wordsOf("D:\\tools\\x.exe --config=D:\\cfg\\a.json"), [
     "D:\\tools\\x.exe",
     "--config=D:\\cfg\\a.json",
   ]);
@@ -659,15 +663,15 @@ const AWKWARD = [
 ];
 
 Deno.test("commandLine round-trips through shellWords for awkward words", () => {
-  assertEquals(shellWords(commandLine(AWKWARD, "linux")), AWKWARD);
-  assertEquals(shellWords(commandLine(["line\nbreak"], "darwin")), ["line\nbreak"]);
+  assertEquals(wordsOf(commandLine(AWKWARD, "linux")), AWKWARD);
+  assertEquals(wordsOf(commandLine(["line\nbreak"], "darwin")), ["line\nbreak"]);
   // Windows: the same words, with forward slashes for backslashes.
   assertEquals(
-    shellWords(commandLine(AWKWARD, "windows")),
+    wordsOf(commandLine(AWKWARD, "windows")),
     AWKWARD.map((word) => word.replaceAll("\\", "/")),
   );
   assertEquals(
-    shellWords(commandLine(["C:\\Program Files\\a$b`c\\docsearch-hook.exe", "hook"], "windows")),
+    wordsOf(commandLine(["C:\\Program Files\\a$b`c\\docsearch-hook.exe", "hook"], "windows")),
     ["C:/Program Files/a$b`c/docsearch-hook.exe", "hook"],
   );
 });
@@ -863,29 +867,40 @@ Deno.test("ourCommand: a line that pipes or chains our command with another is t
   assertEquals(ourCommand("/x/docsearch-hook hook --note 'a || b'")?.program, "/x/docsearch-hook");
 });
 
-Deno.test("ourCommand: variable assignments (or env) before the command, options after hook", () => {
-  assertEquals(ourCommand("DOCSEARCH_CONFIG=/x/c.json /x/docsearch-hook hook --config /y.json"), {
+Deno.test("ourCommand: variable assignments (or env) before the command, options after hook, as written", () => {
+  assertEquals(ourCommand("DOCSEARCH_CONFIG=$HOME/c.json /x/docsearch-hook hook --config ~/y.json"), {
     program: "/x/docsearch-hook",
-    before: ["DOCSEARCH_CONFIG=/x/c.json"],
-    after: ["--config", "/y.json"],
+    before: "DOCSEARCH_CONFIG=$HOME/c.json",
+    after: "--config ~/y.json",
   });
-  assertEquals(ourCommand("env A=1 B='two words' docsearch-hook hook")?.before, [
-    "env",
-    "A=1",
-    "B=two words",
-  ]);
+  assertEquals(ourCommand("env A=1 B='two words' docsearch-hook hook")?.before, "env A=1 B='two words'");
   assertEquals(ourCommand("/x/docsearch-hook hook"), { program: "/x/docsearch-hook" });
+  // Escaped operators are literal characters, not operators.
+  assertEquals(ourCommand("/x/docsearch-hook hook --x=a\\|b")?.after, "--x=a\\|b");
+  for (
+    const line of [
+      "env",
+      "env A=b",
+      "A=b",
+      "/x/docsearch-hook hook # note",
+      "/x/docsearch-hook hook\necho hi",
+    ]
+  ) {
+    assertEquals(ourCommand(line), undefined, line);
+  }
+  // A trailing line break is only a blank.
+  assertEquals(ourCommand("/x/docsearch-hook hook\n")?.program, "/x/docsearch-hook");
 });
 
 Deno.test("withRegistration keeps what the user added to an entry of ours, and is then idempotent", () => {
-  const custom = "DOCSEARCH_CONFIG='/my docs/c.json' /old/docsearch-hook hook --config /y.json";
+  const custom = "DOCSEARCH_CONFIG='/my docs/c.json' /old/docsearch-hook hook --config ~/y.json";
   const before: Settings = { hooks: { Stop: [{ hooks: [{ type: "command", command: custom }] }] } };
   const first = withRegistration(before, COMMAND, "claude");
   const stop = first.settings.hooks!.Stop;
   assertEquals(stop.length, 1);
   assertEquals(
     stop[0].hooks[0].command,
-    "DOCSEARCH_CONFIG='/my docs/c.json' /home/me/.local/bin/docsearch-hook hook --config /y.json",
+    "DOCSEARCH_CONFIG='/my docs/c.json' /home/me/.local/bin/docsearch-hook hook --config ~/y.json",
   );
   // Only that event was customised: the others get the plain command.
   assertEquals(first.settings.hooks!.PreToolUse[0].hooks[0].command, COMMAND);
@@ -909,16 +924,18 @@ Deno.test("withRegistration drops an event list that only an entry of ours for a
   ok(!("PostToolUseFailure" in after.hooks!), JSON.stringify(after));
 });
 
-Deno.test("parseSettings refuses a number a rewrite cannot keep exactly, and a byte-order mark", () => {
+Deno.test("checkRewritable refuses a number a rewrite cannot keep exactly; parseSettings refuses a BOM", () => {
   const big = '{\n  "id": 12345678901234567890,\n  "hooks": {}\n}\n';
-  throws(() => parseSettings(big, "s.json"), (error: Error) => {
+  // Reading is fine (the agent reads it the same way); only a rewrite would change it.
+  assertEquals(parseSettings(big, "s.json").hooks, {});
+  throws(() => checkRewritable(big, "s.json"), (error: Error) => {
     ok(error instanceof SettingsError);
     match(error.message, /^s\.json: line 2, column 9: the number 12345678901234567890 /);
     match((error as SettingsError).hint, /string/);
     return true;
   });
-  // Other spellings of exact values are fine: they only change formatting.
-  assertEquals(parseSettings('{"a": 1.50, "b": 1e3, "c": -0, "d": "12345678901234567890"}', "s.json").a, 1.5);
+  // Other spellings of exact values only change formatting.
+  checkRewritable('{"a": 1.50, "b": 1e3, "c": -0, "d": "12345678901234567890", "e": 1e-7}', "s.json");
   throws(() => parseSettings('\uFEFF{"hooks": {}}', "s.json"), /byte-order mark/);
 });
 
@@ -950,4 +967,14 @@ Deno.test("resolvePath: relative paths from a base, . and .. resolved, absolute 
   assertEquals(resolvePath("/opt", "/usr/bin/x", "linux"), "/usr/bin/x");
   assertEquals(resolvePath("C:\\Users\\me", "..\\tools\\x.exe", "windows"), "C:\\Users\\tools\\x.exe");
   assertEquals(resolvePath("C:\\Users\\me", "D:\\x.exe", "windows"), "D:\\x.exe");
+  assertEquals(resolvePath("C:\\a", "..", "windows"), "C:\\");
+  assertEquals(resolvePath("C:\\p", "\\x", "windows"), "C:\\x");
+  assertEquals(resolvePath("\\\\srv\\share\\d", "..\\..\\..\\x", "windows"), "\\\\srv\\share\\x");
+});
+
+Deno.test("parseSettings: a bad escape inside a string still gets line and column (V8's own position)", () => {
+  throws(
+    () => parseSettings('{\n  "a": "bad \\x escape"\n}', "s.json"),
+    /s\.json: invalid JSON at line 2, column \d+: /,
+  );
 });

@@ -14,6 +14,7 @@ import {
   type Agent,
   AGENT_NAMES,
   AGENTS,
+  checkRewritable,
   formatSettings,
   hookCommand,
   layoutOf,
@@ -204,21 +205,17 @@ function settingsFile(values: InstallArgs["values"], where: Target): string {
   return path;
 }
 
-function planSettings(
-  path: string,
-  change: (settings: ReturnType<typeof parseSettings>) => Merge,
-): SettingsPlan {
+function planSettings(path: string, change: (settings: Settings) => Merge): SettingsPlan {
   const before = readIfExists(path);
-  let settings: Settings;
   try {
-    settings = parseSettings(before ?? "", path);
+    const merge = change(parseSettings(before ?? "", path));
+    if (merge.changed) checkRewritable(before ?? "", path);
+    const after = merge.changed ? formatSettings(merge.settings, layoutOf(before)) : before ?? "";
+    return { path, before, after, merge };
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
     throw new CommandFailedError(`${error.message}; nothing was changed`, error.hint);
   }
-  const merge = change(settings);
-  const after = merge.changed ? formatSettings(merge.settings, layoutOf(before)) : before ?? "";
-  return { path, before, after, merge };
 }
 
 function diffOf(plan: SettingsPlan): string {

@@ -81,7 +81,7 @@ interface Read {
   /** Why the file cannot be read as settings, and what to do. */
   error?: string;
   hint?: string;
-  /** Claude Code's `disableAllHooks: true`: no hook in any file runs. */
+  /** Claude Code's `disableAllHooks`, where the file sets it. */
   allOff?: boolean;
 }
 
@@ -92,7 +92,7 @@ function read(file: SettingsFile, own: string | undefined): Read | undefined {
   if (file.text === undefined) return undefined;
   try {
     const settings = parseSettings(file.text, file.path);
-    return { file, found: registrationsIn(settings, own), allOff: settings.disableAllHooks === true };
+    return { file, found: registrationsIn(settings, own), allOff: settings.disableAllHooks };
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
     return { file, found: [], error: error.message, hint: error.hint };
@@ -101,7 +101,7 @@ function read(file: SettingsFile, own: string | undefined): Read | undefined {
 
 /** One line for a settings file that registers docsearch-hook or cannot be read; none for the others. */
 function fileCheck(
-  { file, found, error, hint, allOff }: Read,
+  { file, found, error, hint }: Read,
   self: OurCommand,
   files: FileFacts,
 ): Check | undefined {
@@ -109,13 +109,6 @@ function fileCheck(
   const again = `docsearch-hook install${scopeFlags(file.agent, file.scope)}`;
   if (error !== undefined) {
     return fail(name, error, hint ?? `fix the file: ${AGENT_NAMES[file.agent]} cannot read it either`);
-  }
-  if (allOff) {
-    return fail(
-      name,
-      `"disableAllHooks": true in ${file.path}: ${AGENT_NAMES[file.agent]} runs no hook at all`,
-      `remove "disableAllHooks" from ${file.path} (or set it to false)`,
-    );
   }
   if (found.length === 0) return undefined;
   const where = ` (${file.path})`;
@@ -197,6 +190,18 @@ export function registrationChecks(
         `keep one: docsearch-hook uninstall${scopeFlags(agent, scopes[scopes.length - 1])}`,
       ));
     }
+  }
+  // Claude Code's own switch for every hook: the most specific file that sets it decides.
+  const specific =
+    ["local", "project", "user"].flatMap((scope) =>
+      reads.filter((r) => r.file.agent === "claude" && r.file.scope === scope && r.allOff !== undefined)
+    )[0];
+  if (specific?.allOff) {
+    checks.push(fail(
+      "Claude Code, all hooks",
+      `"disableAllHooks": true in ${specific.file.path}: Claude Code runs no hook at all`,
+      `remove "disableAllHooks" from ${specific.file.path} (or set it to false)`,
+    ));
   }
   if (!reads.some((r) => r.found.length > 0)) {
     checks.push(fail(

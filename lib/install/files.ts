@@ -24,9 +24,18 @@ function realTarget(path: string): string {
   try {
     return Deno.realPathSync(path);
   } catch {
-    // A link to a file not created yet: write where it points.
-    const link = Deno.readLinkSync(path);
-    return isAbsolute(link, Deno.build.os) ? link : join(Deno.build.os, dirName(path), link);
+    // A link (through links) to a file not created yet: write where the last one points.
+    let target = path;
+    for (let hops = 0; hops < 40; hops++) {
+      try {
+        if (!Deno.lstatSync(target).isSymlink) break;
+      } catch {
+        break;
+      }
+      const link = Deno.readLinkSync(target);
+      target = isAbsolute(link, Deno.build.os) ? link : join(Deno.build.os, dirName(target), link);
+    }
+    return target;
   }
 }
 

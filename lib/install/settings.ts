@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { inexactNumber, jsonPath, lineAndColumn, syntaxProblem } from "../json_problems.ts";
 import { baseName, claudeUserDir, type Env, homeDir, join, type OS } from "../paths.ts";
-import { commandLine, shellQuote, shellWords } from "./shell.ts";
+import { commandLine, shellWords } from "./shell.ts";
 
 export const AGENTS = ["claude", "ripperdoc"] as const;
 export type Agent = typeof AGENTS[number];
@@ -74,9 +74,12 @@ export function hookCommand(self: readonly string[], os: OS): string {
 export interface OurCommand {
   program: string;
   script?: string;
-  /** What the user added by hand: variable assignments before it, options after `hook`. Kept on re-install. */
-  before?: string[];
-  after?: string[];
+  /**
+   * What the user added by hand, exactly as written (quotes, `$HOME`, `~` and all): variable assignments
+   * before it, options after `hook`. Kept on re-install.
+   */
+  before?: string;
+  after?: string;
 }
 
 const BINARY_NAME = /^docsearch-hook([-.][\w.-]*)?$/i;
@@ -99,9 +102,12 @@ export function ourCommand(command: string): OurCommand | undefined {
   const at = words.indexOf("hook");
   if (at < 1) return undefined;
   const program = words[0];
+  const { spans } = all;
+  const raw = (from: number, to: number) => command.slice(spans[from][0], spans[to][1]);
+  const last = all.length - 1;
   const custom = {
-    ...(start > 0 ? { before: all.slice(0, start) } : {}),
-    ...(at + 1 < words.length ? { after: words.slice(at + 1) } : {}),
+    ...(start > 0 ? { before: raw(0, start - 1) } : {}),
+    ...(start + at < last ? { after: raw(start + at + 1, last) } : {}),
   };
   if (at === 1 && BINARY_NAME.test(baseName(program))) return { program, ...custom };
   const script = words[at - 1];
@@ -156,17 +162,21 @@ export function parseSettings(text: string, file: string): Settings {
     const issue = checked.error.issues[0];
     throw new SettingsError(`${file}: ${jsonPath(issue.path)}: ${issue.message}`);
   }
-  const inexact = inexactNumber(text);
-  if (inexact !== undefined) {
-    throw new SettingsError(
-      `${file}: ${
-        lineAndColumn(text, inexact.offset)
-      }: the number ${inexact.literal} has more digits than a ` +
-        "rewrite can keep exactly",
-      "write that number as a string, or add the entries by hand (README: Registering by hand)",
-    );
-  }
   return raw as Settings;
+}
+
+/**
+ * Refuses to rewrite a file holding a number JavaScript cannot keep exactly (a 20-digit id): the agent reads
+ * it the same way, but a rewrite would change the user's file. Only asked when there is something to write.
+ */
+export function checkRewritable(text: string, file: string): void {
+  const inexact = inexactNumber(text);
+  if (inexact === undefined) return;
+  const at = lineAndColumn(text, inexact.offset);
+  throw new SettingsError(
+    `${file}: ${at}: the number ${inexact.literal} has more digits than a rewrite can keep exactly`,
+    "write that number as a string, or add the entries by hand (README: Registering by hand)",
+  );
 }
 
 /** Indentation, line ending and final newline as the file has them, so a rewrite changes only what it must. */
@@ -279,14 +289,8 @@ export function withRegistration(settings: Settings, command: string, agent: Age
   const { settings: next, removed, at, custom } = strip(settings, command);
   const hooks = next.hooks ??= {};
   for (const registration of registrationsFor(agent)) {
-    const { before = [], after = [] } = custom.get(registration.event) ?? {};
-    // Hand-made additions are re-quoted for a POSIX shell, which Git Bash on Windows is too; an assignment
-    // keeps its name bare, or the shell would take the whole word for a command.
-    const assignments = before.map((word) => {
-      const name = ASSIGNMENT.exec(word)?.[0];
-      return name === undefined ? shellQuote(word) : name + shellQuote(word.slice(name.length));
-    });
-    const line = [...assignments, command, commandLine(after, "linux")].filter(Boolean).join(" ");
+    const { before, after } = custom.get(registration.event) ?? {};
+    const line = [before, command, after].filter(Boolean).join(" ");
     const group: Group = {
       ...(registration.matcher === undefined ? {} : { matcher: registration.matcher }),
       hooks: [handlerFor(registration, line, agent)],

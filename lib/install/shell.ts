@@ -28,17 +28,27 @@ export function commandLine(words: readonly string[], os: OS): string {
 /** Unquoted characters that make a command line more than one simple command (pipes, lists, redirections). */
 const OPERATORS = "|&;<>()`";
 
+/** The words of a command line, where each stands in it, and whether it is more than one simple command. */
+export interface ShellWords extends Array<string> {
+  /** `[start, end)` of each word in the line, quotes included: its text exactly as written. */
+  spans: [number, number][];
+  /** An unquoted operator, newline, `$(` or comment makes the line more than one simple command. */
+  compound: boolean;
+}
+
 /**
  * A command line split into words the way a POSIX shell would for the forms people write in settings files:
  * single and double quotes and backslash escapes. A backslash before an ordinary character stays, so an
- * unquoted Windows path keeps its separators. `compound` tells whether an unquoted operator (or `$(`) makes
- * it more than one simple command.
+ * unquoted Windows path keeps its separators.
  */
-export function shellWords(line: string): string[] & { compound?: boolean } {
-  const words: string[] & { compound?: boolean } = [];
+export function shellWords(line: string): ShellWords {
+  const words = Object.assign([] as string[], { spans: [] as [number, number][], compound: false });
   let word = "";
-  let inWord = false;
+  let start = -1;
   let quote: "'" | '"' | undefined;
+  const begin = (i: number) => {
+    if (start < 0) start = i;
+  };
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
     if (quote === "'") {
@@ -47,13 +57,13 @@ export function shellWords(line: string): string[] & { compound?: boolean } {
       continue;
     }
     if (c === "\\" && i + 1 < line.length) {
+      begin(i);
       const next = line[i + 1];
-      const escapable = quote === '"' ? `"$\`\\` : ` '"$\`\\`;
+      const escapable = quote === '"' ? `"$\`\\` : ` '"$\`\\#${OPERATORS}`;
       if (escapable.includes(next)) {
         word += next;
         i++;
       } else word += c;
-      inWord = true;
       continue;
     }
     if (quote === '"') {
@@ -62,19 +72,29 @@ export function shellWords(line: string): string[] & { compound?: boolean } {
       if (c === "`" || (c === "$" && line[i + 1] === "(")) words.compound = true;
       continue;
     }
-    if (OPERATORS.includes(c) || (c === "$" && line[i + 1] === "(")) words.compound = true;
+    // A line break ends the command unless only blanks follow it.
+    const breaks = (c === "\n" || c === "\r") && line.slice(i).trim() !== "";
+    if (breaks || "|&;<>()`".includes(c) || (c === "$" && line[i + 1] === "(") || (c === "#" && start < 0)) {
+      words.compound = true;
+    }
     if (c === "'" || c === '"') {
+      begin(i);
       quote = c;
-      inWord = true;
     } else if (/\s/.test(c)) {
-      if (inWord) words.push(word);
+      if (start >= 0) {
+        words.push(word);
+        words.spans.push([start, i]);
+      }
       word = "";
-      inWord = false;
+      start = -1;
     } else {
+      begin(i);
       word += c;
-      inWord = true;
     }
   }
-  if (inWord) words.push(word);
+  if (start >= 0) {
+    words.push(word);
+    words.spans.push([start, line.length]);
+  }
   return words;
 }

@@ -333,9 +333,13 @@ Deno.test("doctor: disableAllHooks in a settings file is ✗, a malformed ~/.cla
   const lines = report(result);
   assertEquals(result.code, 1, result.stdout);
   assertFixes(lines);
-  const registration = line(lines, "Claude Code, user scope");
-  assertEquals(registration.mark, "✗");
-  match(registration.text, /"disableAllHooks": true/);
+  const allOff = line(lines, "Claude Code, all hooks");
+  assertEquals(allOff.mark, "✗");
+  match(allOff.text, /"disableAllHooks": true/);
+  // A more specific file that sets it back to false decides.
+  await write(box, "project/.claude/settings.local.json", '{"disableAllHooks": false}');
+  const again = report(await cli(box, ["doctor"]));
+  ok(!again.some((l) => l.startsWith("✗ Claude Code, all hooks")), again.join("\n"));
   const mcp = line(lines, "MCP servers");
   assertEquals(mcp.mark, "!");
   match(mcp.text, /\.claude\.json: invalid JSON at line 1, column 29/);
