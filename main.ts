@@ -138,6 +138,22 @@ const COMMANDS = {
     },
     run: async (args) => (await import("./lib/commands/doctor.ts")).run(args),
   }),
+  index: command({
+    summary: "index a local documentation folder for `search` (add, refresh, list, remove)",
+    usage:
+      "docsearch-hook index add <name> <folder|file>\n       docsearch-hook index refresh <name>\n       docsearch-hook index list\n       docsearch-hook index remove <name>",
+    options: {},
+    run: async (args) => (await import("./lib/commands/index.ts")).run(args),
+  }),
+  search: command({
+    summary: "search the local indexes: ranked passages with their page, headings and a snippet",
+    usage: "docsearch-hook search <name|all> <query…> [--limit N] [--json]",
+    options: {
+      limit: { type: "string", value: "N", description: "how many passages (default 5, at most 100)" },
+      json: { type: "boolean", description: "print the results as JSON" },
+    },
+    run: async (args) => (await import("./lib/commands/search.ts")).run(args),
+  }),
   log: command({
     summary: "the latest observations the hook recorded",
     usage: "docsearch-hook log [--session ID] [--limit N] [--json]",

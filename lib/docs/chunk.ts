@@ -1,0 +1,78 @@
+/**
+ * Documents cut into search-sized chunks, each with the trail of headings above it, so that a result can say
+ * where in a page it comes from ("Install > From source > Linux"). Pure: text in, chunks out.
+ */
+
+export interface Chunk {
+  /** The document's title: its first top-level heading, else its file name. */
+  title: string;
+  /** The headings above this chunk, outermost first, the title not repeated. */
+  trail: string[];
+  text: string;
+}
+
+/** Long sections are cut at paragraph breaks into pieces of about this many characters. */
+export const CHUNK_CHARS = 1500;
+
+const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
+const FENCE = /^[ \t]*(```|~~~)/;
+
+/** Paragraphs joined up to `CHUNK_CHARS`; a single longer paragraph is cut at the limit. */
+function pieces(text: string): string[] {
+  const out: string[] = [];
+  let current = "";
+  for (const paragraph of text.split(/\n[ \t]*\n/)) {
+    const trimmed = paragraph.trim();
+    if (trimmed === "") continue;
+    if (current !== "" && current.length + trimmed.length + 2 > CHUNK_CHARS) {
+      out.push(current);
+      current = "";
+    }
+    current = current === "" ? trimmed : `${current}\n\n${trimmed}`;
+    while (current.length > CHUNK_CHARS) {
+      out.push(current.slice(0, CHUNK_CHARS));
+      current = current.slice(CHUNK_CHARS);
+    }
+  }
+  if (current !== "") out.push(current);
+  return out;
+}
+
+/**
+ * Markdown by its ATX headings (`#` … `######`); headings inside fenced code blocks are code, not structure.
+ * A section with no text of its own (a heading right before a subheading) yields no chunk.
+ */
+export function chunkMarkdown(text: string, fileName: string): Chunk[] {
+  const sections: { trail: string[]; lines: string[] }[] = [{ trail: [], lines: [] }];
+  const stack: { level: number; text: string }[] = [];
+  let title: string | undefined;
+  let fenced = false;
+  for (const line of text.replace(/\r\n?/g, "\n").split("\n")) {
+    if (FENCE.test(line)) fenced = !fenced;
+    const heading = fenced ? null : HEADING.exec(line);
+    if (heading === null) {
+      sections[sections.length - 1].lines.push(line);
+      continue;
+    }
+    const level = heading[1].length;
+    const name = heading[2].trim();
+    if (level === 1 && title === undefined) {
+      title = name;
+      stack.length = 0;
+      sections.push({ trail: [], lines: [] });
+      continue;
+    }
+    while (stack.length > 0 && stack[stack.length - 1].level >= level) stack.pop();
+    stack.push({ level, text: name });
+    sections.push({ trail: stack.map((entry) => entry.text), lines: [] });
+  }
+  const docTitle = title ?? fileName;
+  return sections.flatMap((section) =>
+    pieces(section.lines.join("\n")).map((piece) => ({ title: docTitle, trail: section.trail, text: piece }))
+  );
+}
+
+/** Plain text has no structure to follow: paragraphs, grouped. */
+export function chunkPlainText(text: string, fileName: string): Chunk[] {
+  return pieces(text.replace(/\r\n?/g, "\n")).map((piece) => ({ title: fileName, trail: [], text: piece }));
+}

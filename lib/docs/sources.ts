@@ -1,0 +1,55 @@
+/**
+ * The local files an index is built from: a folder walked for documentation files, or one file. What is not
+ * documentation (binary files, files over the size limit) is skipped and said so, never indexed as garbage.
+ */
+import { baseName, join } from "../paths.ts";
+import { type Chunk, chunkMarkdown, chunkPlainText } from "./chunk.ts";
+
+const MARKDOWN = /\.(md|markdown|mdx)$/i;
+const TEXT = /\.(txt|rst|text)$/i;
+/** Folders that hold tooling, not documentation. */
+const SKIPPED_DIRS = new Set(["node_modules", ".git", ".hg", ".svn", "__pycache__"]);
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+export const isDocumentation = (path: string): boolean => MARKDOWN.test(path) || TEXT.test(path);
+
+/** Every documentation file under `root` (or `root` itself), sorted, with its size and mtime. */
+export function documentationFiles(root: string): { path: string; size: number; mtime: number }[] {
+  const os = Deno.build.os;
+  const stat = Deno.statSync(root);
+  const stamp = (path: string, info: Deno.FileInfo) => ({
+    path,
+    size: info.size,
+    mtime: info.mtime?.getTime() ?? 0,
+  });
+  if (stat.isFile) return [stamp(root, stat)];
+  const found: { path: string; size: number; mtime: number }[] = [];
+  const walk = (dir: string) => {
+    for (const entry of Deno.readDirSync(dir)) {
+      const path = join(os, dir, entry.name);
+      if (entry.isDirectory) {
+        if (!entry.name.startsWith(".") && !SKIPPED_DIRS.has(entry.name)) walk(path);
+      } else if (entry.isFile && isDocumentation(entry.name)) {
+        found.push(stamp(path, Deno.statSync(path)));
+      }
+    }
+  };
+  walk(root);
+  return found.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+
+export type Read = { chunks: Chunk[]; title: string } | { skipped: string };
+
+/** A NUL byte early on means a binary file, whatever its name says. */
+const looksBinary = (bytes: Uint8Array) => bytes.subarray(0, 8192).includes(0);
+
+/** Reads and chunks one file; text that is not valid UTF-8 is read with replacement characters. */
+export function readDocument(path: string, size: number): Read {
+  if (size > MAX_FILE_BYTES) return { skipped: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
+  const bytes = Deno.readFileSync(path);
+  if (looksBinary(bytes)) return { skipped: "binary" };
+  const text = new TextDecoder().decode(bytes);
+  const name = baseName(path);
+  const chunks = MARKDOWN.test(path) ? chunkMarkdown(text, name) : chunkPlainText(text, name);
+  return { chunks, title: chunks[0]?.title ?? name };
+}

@@ -1,0 +1,133 @@
+/**
+ * One documentation index: its own SQLite file with an FTS5 table (BM25 ranking, Porter stemming over
+ * Unicode words) and a table of the documents it was built from, so a refresh re-reads only what changed.
+ */
+import { DatabaseSync } from "node:sqlite";
+import type { Chunk } from "./chunk.ts";
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE IF NOT EXISTS documents (
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL UNIQUE,
+    title TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime INTEGER NOT NULL
+  );
+  CREATE VIRTUAL TABLE IF NOT EXISTS chunks USING fts5(
+    title, trail, body, document UNINDEXED,
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+`;
+
+/** Title and headings weigh more than body text: a page about a thing names it in its headings. */
+const WEIGHTS = "5.0, 3.0, 1.0";
+
+export interface DocumentStamp {
+  size: number;
+  mtime: number;
+}
+
+export interface Hit {
+  source: string;
+  title: string;
+  trail: string[];
+  snippet: string;
+  /** BM25 as FTS5 gives it: lower is better. */
+  score: number;
+}
+
+export class DocsIndex {
+  private constructor(readonly db: DatabaseSync) {}
+
+  /** Opens or creates the index file; WAL lets searches run while an index is being written. */
+  static open(file: string): DocsIndex {
+    const db = new DatabaseSync(file, { timeout: 5000 });
+    try {
+      db.exec("PRAGMA journal_mode = WAL");
+      db.exec(SCHEMA);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new DocsIndex(db);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  meta(key: string): string | undefined {
+    const row = this.db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as
+      | { value: string }
+      | undefined;
+    return row?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = ?")
+      .run(key, value, value);
+  }
+
+  /** What each indexed document was when it was read. */
+  stamps(): Map<string, DocumentStamp> {
+    const rows = this.db.prepare("SELECT source, size, mtime FROM documents")
+      .all() as unknown as ({ source: string } & DocumentStamp)[];
+    return new Map(rows.map((row) => [row.source, { size: row.size, mtime: row.mtime }]));
+  }
+
+  /** Replaces a document and its chunks in one transaction: a search sees the old one or the new one. */
+  put(source: string, title: string, stamp: DocumentStamp, chunks: readonly Chunk[]): void {
+    this.transaction(() => {
+      this.deleteDocument(source);
+      const { lastInsertRowid } = this.db.prepare(
+        "INSERT INTO documents (source, title, size, mtime) VALUES (?, ?, ?, ?)",
+      ).run(source, title, stamp.size, stamp.mtime);
+      const insert = this.db.prepare("INSERT INTO chunks (title, trail, body, document) VALUES (?, ?, ?, ?)");
+      for (const chunk of chunks) {
+        insert.run(chunk.title, chunk.trail.join(" > "), chunk.text, lastInsertRowid);
+      }
+    });
+  }
+
+  remove(source: string): void {
+    this.transaction(() => this.deleteDocument(source));
+  }
+
+  counts(): { documents: number; chunks: number } {
+    const count = (table: string) =>
+      (this.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return { documents: count("documents"), chunks: count("chunks") };
+  }
+
+  /** Best first; `match` is an FTS5 expression (see query.ts). */
+  search(match: string, limit: number): Hit[] {
+    const rows = this.db.prepare(
+      `SELECT documents.source AS source, chunks.title AS title, chunks.trail AS trail,
+              snippet(chunks, 2, '[', ']', '…', 24) AS snippet, bm25(chunks, ${WEIGHTS}) AS score
+       FROM chunks JOIN documents ON documents.id = chunks.document
+       WHERE chunks MATCH ? ORDER BY score LIMIT ?`,
+    ).all(match, limit) as unknown as (Omit<Hit, "trail"> & { trail: string })[];
+    return rows.map((row) => ({ ...row, trail: row.trail === "" ? [] : row.trail.split(" > ") }));
+  }
+
+  private deleteDocument(source: string): void {
+    const row = this.db.prepare("SELECT id FROM documents WHERE source = ?").get(source) as
+      | { id: number }
+      | undefined;
+    if (row === undefined) return;
+    this.db.prepare("DELETE FROM chunks WHERE document = ?").run(row.id);
+    this.db.prepare("DELETE FROM documents WHERE id = ?").run(row.id);
+  }
+
+  private transaction(fn: () => void): void {
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      fn();
+      this.db.exec("COMMIT");
+    } catch (error) {
+      this.db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+}

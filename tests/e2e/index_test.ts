@@ -1,0 +1,79 @@
+/** `index` and `search` end to end: real processes on a docs folder made by the test, in a temp HOME. */
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { runCli, type Sandbox, sandbox } from "../helpers.ts";
+
+const cli = (box: Sandbox, args: string[]) => runCli(args, { env: box.env });
+
+async function docsFolder(box: Sandbox): Promise<string> {
+  const docs = `${box.home}/docs`;
+  await Deno.mkdir(`${docs}/guide`, { recursive: true });
+  await Deno.mkdir(`${docs}/node_modules/pkg`, { recursive: true });
+  await Deno.writeTextFile(
+    `${docs}/guide/runners.md`,
+    "# Runners\n\n## Register a runner\n\nRun `gitlab-runner register` with the token.\n",
+  );
+  await Deno.writeTextFile(
+    `${docs}/guide/cache.md`,
+    "# Cache\n\nThe cache keeps dependencies between jobs.\n",
+  );
+  await Deno.writeTextFile(`${docs}/notes.txt`, "Plain notes about pipelines and stages.\n");
+  await Deno.writeTextFile(`${docs}/node_modules/pkg/README.md`, "# Not docs\n\nregister runner\n");
+  await Deno.writeFile(`${docs}/guide/logo.md`, new Uint8Array([0x89, 0x50, 0x00, 0x01, 0x02]));
+  await Deno.writeFile(
+    `${docs}/latin1.txt`,
+    new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x20, 0x72, 0x75, 0x6e]),
+  );
+  return docs;
+}
+
+Deno.test("index add, search, refresh of changed files only, list and remove", async () => {
+  await using box = await sandbox();
+  const docs = await docsFolder(box);
+
+  const added = await cli(box, ["index", "add", "gitlab", docs]);
+  assertEquals(added.code, 0, added.stderr);
+  match(
+    added.stdout,
+    /^Indexed gitlab from .*\/docs: 4 documents, \d+ chunks \(4 new or changed, 0 unchanged, 0 removed\)/,
+  );
+  match(added.stderr, /skipped .*logo\.md \(binary\)/);
+
+  const found = await cli(box, ["search", "gitlab", "how do I register a runner?", "--json"]);
+  assertEquals([found.code, found.stderr], [0, ""]);
+  const results = JSON.parse(found.stdout);
+  assertEquals(results[0].source, `${docs}/guide/runners.md`);
+  assertEquals(results[0].trail, ["Register a runner"]);
+  assertEquals(results[0].index, "gitlab");
+  ok(!results.some((result: { source: string }) => result.source.includes("node_modules")));
+
+  // FTS5 operators and quotes in a query are text, never an error.
+  const odd = await cli(box, ["search", "all", 'NEAR( "cache* AND -jobs: OR', "--limit", "2"]);
+  assertEquals([odd.code, odd.stderr], [0, ""]);
+  match(odd.stdout, /^1\. Cache {2}\(gitlab\)\n/);
+
+  await Deno.writeTextFile(`${docs}/guide/cache.md`, "# Cache\n\nArtifacts, not cache.\n");
+  await Deno.remove(`${docs}/notes.txt`);
+  const refreshed = await cli(box, ["index", "refresh", "gitlab"]);
+  assertEquals(refreshed.code, 0, refreshed.stderr);
+  match(refreshed.stdout, /3 documents, .*\(1 new or changed, 2 unchanged, 1 removed\)/);
+
+  const listed = await cli(box, ["index", "list"]);
+  match(listed.stdout, /^gitlab {2}3 documents, \d+ chunks {2}.*\/docs\n$/);
+  const removed = await cli(box, ["index", "remove", "gitlab"]);
+  assertEquals([removed.code, removed.stdout], [0, "Removed the index gitlab.\n"]);
+  match((await cli(box, ["index", "list"])).stdout, /^No indexes yet/);
+});
+
+Deno.test("index and search errors: usage 2, missing things 1, each with a way forward", async () => {
+  await using box = await sandbox();
+  const missing = await cli(box, ["index", "add", "x", `${box.home}/nope`]);
+  assertEquals(missing.code, 1);
+  match(missing.stderr, /cannot read .*nope/);
+  assertEquals((await cli(box, ["index", "add", "../evil", box.home])).code, 2);
+  assertEquals((await cli(box, ["index", "frobnicate"])).code, 2);
+  const noIndex = await cli(box, ["search", "gitlab", "runner"]);
+  assertEquals(noIndex.code, 1);
+  match(noIndex.stderr, /there is no index gitlab/);
+  assertEquals((await cli(box, ["search", "all", "x", "--limit", "0"])).code, 2);
+  assertEquals((await cli(box, ["search", "all"])).code, 2);
+});
