@@ -7,6 +7,38 @@ export const ROOT = fileUrlPath(new URL("../", import.meta.url), Deno.build.os);
 export const fixture = (path: string): string => `${ROOT}fixtures/${path}`;
 export const readFixture = (path: string): string => Deno.readTextFileSync(fixture(path));
 
+/** The events install registers for Claude Code, as the issue names them; Ripperdoc has no PostToolUseFailure. */
+export const CLAUDE_EVENTS: readonly string[] = [
+  "PreToolUse",
+  "UserPromptSubmit",
+  "SessionStart",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Stop",
+  "SubagentStop",
+  "PreCompact",
+  "SessionEnd",
+];
+export const RIPPERDOC_EVENTS: readonly string[] = CLAUDE_EVENTS.filter((event) =>
+  event !== "PostToolUseFailure"
+);
+
+/** Whether anything (a dangling link too) stands at `path`. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}
+
+/** The names in a folder, sorted. */
+export async function listDir(path: string): Promise<string[]> {
+  return (await Array.fromAsync(Deno.readDir(path))).map((entry) => entry.name).sort();
+}
+
 export function database(overrides: Partial<Database> & { name: string }): Database {
   return {
     keywords: [overrides.name],

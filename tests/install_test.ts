@@ -24,6 +24,7 @@ import { commandLine, shellWords } from "../lib/install/shell.ts";
 /** Just the words, without the spans and the compound flag. */
 const wordsOf = (line: string): string[] => [...shellWords(line)];
 import { baseName, dirName, type Env, resolvePath } from "../lib/paths.ts";
+import { CLAUDE_EVENTS, RIPPERDOC_EVENTS } from "./helpers.ts";
 
 const envOf = (vars: Record<string, string>): Env => (name) => vars[name];
 
@@ -354,18 +355,6 @@ function handlersOf(settings: Settings, command: string) {
   );
 }
 
-const CLAUDE_EVENTS = [
-  "PreToolUse",
-  "UserPromptSubmit",
-  "SessionStart",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "Stop",
-  "SubagentStop",
-  "PreCompact",
-  "SessionEnd",
-];
-const RIPPERDOC_EVENTS = CLAUDE_EVENTS.filter((event) => event !== "PostToolUseFailure");
 /** The agent waits for these: they answer (deny, context). Everything else only records, in the background. */
 const WAITED_FOR = ["PreToolUse", "UserPromptSubmit", "SessionStart"];
 const MATCHERS: Record<string, string> = {

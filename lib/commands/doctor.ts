@@ -4,6 +4,7 @@
  * Exit 1 when anything is broken. It changes nothing of the user's; the self-test uses a throwaway state.
  */
 import { print } from "../cli/io.ts";
+import { exists } from "../files.ts";
 import { commandConfig } from "../config/resolve.ts";
 import type { Config } from "../config/types.ts";
 import {
@@ -36,15 +37,6 @@ function readText(path: string): { text?: string; readError?: string } {
     return { text: Deno.readTextFileSync(path) };
   } catch (error) {
     return error instanceof Deno.errors.NotFound ? {} : { readError: (error as Error).message };
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -6,6 +6,7 @@
 import { CommandFailedError, UsageError } from "../cli/errors.ts";
 import { count, print, printError } from "../cli/io.ts";
 import { documentationFiles, readDocument } from "../docs/sources.ts";
+import { exists } from "../files.ts";
 import { DocsIndex } from "../docs/store.ts";
 import { join, processEnv, resolvePath, stateDir } from "../paths.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
@@ -50,15 +51,6 @@ export function indexNames(): string[] {
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return [];
     throw error;
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -9,7 +9,7 @@ import { CommandFailedError, UsageError } from "../cli/errors.ts";
 import { count, print } from "../cli/io.ts";
 import { userConfigPath } from "../config/layers.ts";
 import { unifiedDiff } from "../install/diff.ts";
-import { backUp, makeDir, readIfExists, writeAtomically } from "../install/files.ts";
+import { backUp, makeDir, readIfExists, writeAtomically } from "../files.ts";
 import {
   type Agent,
   AGENT_NAMES,

@@ -5,7 +5,7 @@
  * machine's target name, so install.sh's own detection has to pick it.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { type CliResult, ROOT, type Sandbox, sandbox } from "../helpers.ts";
+import { CLAUDE_EVENTS, type CliResult, exists, listDir, ROOT, type Sandbox, sandbox } from "../helpers.ts";
 
 const INSTALL_SH = `${ROOT}install.sh`;
 const VERSION: string = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).version;
@@ -13,17 +13,6 @@ const VERSION: string = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).ve
 const ASSET = `docsearch-hook-${Deno.build.target}`;
 const LATEST = "/releases/latest/download";
 const PINNED = `/releases/download/v${VERSION}`;
-const HOOK_EVENTS = [
-  "PreToolUse",
-  "UserPromptSubmit",
-  "SessionStart",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "Stop",
-  "SubagentStop",
-  "PreCompact",
-  "SessionEnd",
-];
 // The commands install.sh runs besides a downloader and a checksum tool; the restricted-PATH cases link
 // only these, so a new dependency of install.sh shows up here as a failing positive control.
 const BASE_TOOLS = ["sh", "uname", "mktemp", "rm", "mkdir", "chmod", "mv", "cp", "awk", "dirname", "cat"];
@@ -38,22 +27,6 @@ DOCSEARCH_HOOK_SELF="$0" exec '${Deno.execPath()}' run -A --quiet --config='${RO
 async function sha256(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}
-
-async function names(dir: string): Promise<string[]> {
-  const found: string[] = [];
-  for await (const entry of Deno.readDir(dir)) found.push(entry.name);
-  return found.sort();
 }
 
 /** Every file under DIR with its size and mtime: equal snapshots mean nothing was written. */
@@ -223,9 +196,9 @@ async function firstTool(tools: string[]): Promise<string> {
 
 /** No temp dir or staged file left behind, in TMPDIR or next to the binary. */
 async function assertNoLeftovers(t: Setup, installDir = t.bin) {
-  assertEquals(await names(t.tmp), [], "install.sh left something in TMPDIR");
+  assertEquals(await listDir(t.tmp), [], "install.sh left something in TMPDIR");
   if (await exists(installDir)) {
-    const stray = (await names(installDir)).filter((name) => name !== "docsearch-hook");
+    const stray = (await listDir(installDir)).filter((name) => name !== "docsearch-hook");
     assertEquals(stray, [], `install.sh left something in ${installDir}`);
   }
 }
@@ -275,7 +248,7 @@ Deno.test({
     const settings = JSON.parse(await Deno.readTextFile(settingsPath));
     assertEquals(settings.model, "opus");
     const command = `${t.dest} hook`;
-    for (const event of HOOK_EVENTS) {
+    for (const event of CLAUDE_EVENTS) {
       const groups: HookGroup[] = settings.hooks[event] ?? [];
       const ours = groups.filter((group) => group.hooks.some((hook) => hook.command === command));
       assertEquals(
@@ -391,7 +364,7 @@ Deno.test({
     assertEquals(await Deno.readTextFile(t.dest), old);
     const info = await Deno.stat(t.dest);
     assertEquals([info.mtime, info.mode], [oldInfo.mtime, oldInfo.mode]);
-    assertEquals(await names(t.bin), ["docsearch-hook"]);
+    assertEquals(await listDir(t.bin), ["docsearch-hook"]);
     assertEquals(await exists(`${t.home}/.claude`), false);
     await assertNoLeftovers(t);
 
@@ -512,7 +485,7 @@ Deno.test({
       const denied = await t.install([`--dir=${readOnly}`], { DOCSEARCH_HOOK_INSTALL_DIR: t.bin });
       assertEquals([denied.code, denied.stdout], [1, ""]);
       includes(denied.stderr, `error: cannot write to ${readOnly}; choose another place with --dir`);
-      assertEquals(await names(readOnly), []);
+      assertEquals(await listDir(readOnly), []);
     }
     await Deno.chmod(readOnly, 0o755);
     assertEquals(t.requests, []);

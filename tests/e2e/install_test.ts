@@ -5,24 +5,23 @@
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { shellWords } from "../../lib/install/shell.ts";
-import { type CliResult, fixture, ROOT, runCli, type Sandbox, sandbox } from "../helpers.ts";
+import {
+  CLAUDE_EVENTS,
+  type CliResult,
+  exists,
+  fixture,
+  listDir,
+  RIPPERDOC_EVENTS,
+  ROOT,
+  runCli,
+  type Sandbox,
+  sandbox,
+} from "../helpers.ts";
 
 /** What install registers when run from this checkout: deno running main.ts with its deno.json. */
 const SELF = [Deno.execPath(), "run", "-A", "--quiet", `--config=${ROOT}deno.json`, `${ROOT}main.ts`];
 const HOOK_WORDS = [...SELF, "hook"];
 
-const CLAUDE_EVENTS = [
-  "PreToolUse",
-  "UserPromptSubmit",
-  "SessionStart",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "Stop",
-  "SubagentStop",
-  "PreCompact",
-  "SessionEnd",
-].sort();
-const RIPPERDOC_EVENTS = CLAUDE_EVENTS.filter((event) => event !== "PostToolUseFailure");
 const SLASH_FILES = ["disable.md", "enable.md", "status.md"];
 
 const settingsOf = (box: Sandbox) => `${box.home}/.claude/settings.json`;
@@ -61,20 +60,6 @@ const mentions = (text: string, path: string) =>
   ok(text.replaceAll("\\", "/").includes(path.replaceAll("\\", "/")), `${path} not in:\n${text}`);
 
 const POSIX = Deno.build.os !== "windows";
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}
-
-async function listDir(path: string): Promise<string[]> {
-  return (await Array.fromAsync(Deno.readDir(path))).map((e) => e.name).sort();
-}
 
 /** Every file under `root`, relative, sorted: to show that a command wrote nothing. */
 async function tree(root: string, prefix = ""): Promise<string[]> {
@@ -125,7 +110,10 @@ const sameWords = (a: string[], b: string[]) => a.length === b.length && a.every
 /** One handler of ours per event of the agent; PreToolUse on the web tools; capture async on Claude Code only. */
 async function registered(path: string, agent: "claude" | "ripperdoc", words = HOOK_WORDS) {
   const found = await ours(path, words);
-  assertEquals(found.map((f) => f.event).sort(), agent === "claude" ? CLAUDE_EVENTS : RIPPERDOC_EVENTS);
+  assertEquals(
+    found.map((f) => f.event).sort(),
+    [...agent === "claude" ? CLAUDE_EVENTS : RIPPERDOC_EVENTS].sort(),
+  );
   const pre = found.find((f) => f.event === "PreToolUse")!;
   assertEquals([pre.group.matcher, pre.handler.timeout], ["WebSearch|WebFetch", 10]);
   assertEquals(found.find((f) => f.event === "SessionStart")!.group.matcher, undefined);

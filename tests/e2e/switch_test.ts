@@ -4,7 +4,17 @@
  * `install --commands` writes, run the way Claude Code runs them.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { type CliResult, event, readFixture, ROOT, runCli, type Sandbox, sandbox } from "../helpers.ts";
+import {
+  type CliResult,
+  event,
+  exists,
+  listDir,
+  readFixture,
+  ROOT,
+  runCli,
+  type Sandbox,
+  sandbox,
+} from "../helpers.ts";
 
 const EXAMPLE = JSON.parse(readFixture("../config.example.json"));
 const USER_CONFIG = ".claude/hooks/docsearch-config.json";
@@ -601,20 +611,6 @@ const COMMAND_NAMES = ["disable", "enable", "status"] as const;
 const commandsDir = (box: Sandbox) => `${box.home}/.claude/commands/docsearch`;
 const commandFile = (box: Sandbox, name: string) => `${commandsDir(box)}/${name}.md`;
 const MAIN = `${ROOT}main.ts`;
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
-  }
-}
-
-async function listDir(path: string): Promise<string[]> {
-  return (await Array.fromAsync(Deno.readDir(path))).map((e) => e.name).sort();
-}
 
 /** The command between "!`" and "`": what Claude Code runs before the model sees the file. */
 function bangCommand(text: string): string {

@@ -1,6 +1,16 @@
 /** Reading and replacing the user's files so that a failure half-way never leaves a half-written one. */
-import { CommandFailedError } from "../cli/errors.ts";
-import { dirName, isAbsolute, join } from "../paths.ts";
+import { CommandFailedError } from "./cli/errors.ts";
+import { dirName, isAbsolute, join } from "./paths.ts";
+
+/** Whether `path` names something that can be stat'ed (a link is followed). */
+export function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export function readIfExists(path: string): string | undefined {
   try {
