@@ -112,10 +112,10 @@ export interface RunOptions {
   cwd?: string;
 }
 
-/** Runs `deno run -A SCRIPT ARGS` as the agent runs the hook: a fresh process, stdin piped and closed. */
-export async function runScript(script: string, args: string[], options: RunOptions): Promise<CliResult> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", `--config=${ROOT}deno.json`, `${ROOT}${script}`, ...args],
+/** Runs a program as the agent runs the hook: a fresh process, only `env`, stdin piped and closed. */
+export async function runProgram(program: string, args: string[], options: RunOptions): Promise<CliResult> {
+  const child = new Deno.Command(program, {
+    args,
     cwd: options.cwd ?? ROOT,
     env: options.env,
     clearEnv: true,
@@ -139,6 +139,14 @@ export async function runScript(script: string, args: string[], options: RunOpti
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
 }
+
+/** `deno run -A SCRIPT ARGS` with this checkout's deno.json. */
+export const runScript = (script: string, args: string[], options: RunOptions): Promise<CliResult> =>
+  runProgram(
+    Deno.execPath(),
+    ["run", "-A", "--quiet", `--config=${ROOT}deno.json`, `${ROOT}${script}`, ...args],
+    options,
+  );
 
 /** `docsearch-hook ARGS`, run from source. */
 export const runCli = (args: string[], options: RunOptions): Promise<CliResult> =>

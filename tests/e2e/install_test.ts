@@ -14,6 +14,7 @@ import {
   RIPPERDOC_EVENTS,
   ROOT,
   runCli,
+  runProgram,
   type Sandbox,
   sandbox,
 } from "../helpers.ts";
@@ -356,22 +357,13 @@ Deno.test({
     await using box = await sandbox();
     succeeded(await cli(box, ["install"]));
     const pre = (await ours(settingsOf(box))).find((f) => f.event === "PreToolUse")!;
-    const child = new Deno.Command("sh", {
-      args: ["-c", pre.handler.command!],
+    const out = await runProgram("sh", ["-c", pre.handler.command!], {
       cwd: box.home,
       env: { ...box.env, DOCSEARCH_CONFIG: `${ROOT}config.example.json` },
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(await Deno.readFile(fixture("events/PreToolUse.WebSearch.demo.json")));
-    await writer.close();
-    const out = await child.output();
-    const stdout = new TextDecoder().decode(out.stdout);
-    assertEquals([out.code, new TextDecoder().decode(out.stderr)], [0, ""]);
-    ok(stdout.includes('"permissionDecision":"deny"'), stdout);
+      stdin: await Deno.readFile(fixture("events/PreToolUse.WebSearch.demo.json")),
+    });
+    assertEquals([out.code, out.stderr], [0, ""]);
+    ok(out.stdout.includes('"permissionDecision":"deny"'), out.stdout);
   },
 });
 

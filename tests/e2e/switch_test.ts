@@ -12,6 +12,7 @@ import {
   readFixture,
   ROOT,
   runCli,
+  runProgram,
   type Sandbox,
   sandbox,
 } from "../helpers.ts";
@@ -632,16 +633,10 @@ async function runSlashCommand(
   let command = bangCommand(await Deno.readTextFile(commandFile(box, name)));
   if (session !== undefined) command = command.replaceAll("${CLAUDE_SESSION_ID}", session);
   command = command.replaceAll("$ARGUMENTS", args);
-  const out = await new Deno.Command("sh", {
-    args: ["-c", command],
+  return await runProgram("sh", ["-c", command], {
     cwd: projectOf(box),
     env: { ...box.env, PWD: projectOf(box), ...env },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+  });
 }
 
 /** The `!` line runs deno with --quiet: nothing but the command's own output reaches the agent. */
