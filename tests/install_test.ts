@@ -24,7 +24,7 @@ import { commandLine, shellWords } from "../lib/install/shell.ts";
 /** Just the words, without the spans and the compound flag. */
 const wordsOf = (line: string): string[] => [...shellWords(line)];
 import { baseName, dirName, type Env, resolvePath } from "../lib/paths.ts";
-import { CLAUDE_EVENTS, RIPPERDOC_EVENTS } from "./helpers.ts";
+import { CLAUDE_EVENTS, RIPPERDOC_EVENTS, runProgram } from "./helpers.ts";
 
 const envOf = (vars: Record<string, string>): Env => (name) => vars[name];
 
@@ -666,15 +666,11 @@ Deno.test("commandLine round-trips through shellWords for awkward words", () => 
 });
 
 async function shPrint(line: string): Promise<string[]> {
-  const out = await new Deno.Command("sh", {
-    args: ["-c", `printf '%s\\n' ${line}`],
+  const out = await runProgram("sh", ["-c", `printf '%s\\n' ${line}`], {
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: "/nonexistent-home" },
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assertEquals([out.code, new TextDecoder().decode(out.stderr)], [0, ""]);
-  return new TextDecoder().decode(out.stdout).split("\n").slice(0, -1);
+  });
+  assertEquals([out.code, out.stderr], [0, ""]);
+  return out.stdout.split("\n").slice(0, -1);
 }
 
 Deno.test({

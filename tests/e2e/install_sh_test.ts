@@ -5,7 +5,16 @@
  * machine's target name, so install.sh's own detection has to pick it.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { CLAUDE_EVENTS, type CliResult, exists, listDir, ROOT, type Sandbox, sandbox } from "../helpers.ts";
+import {
+  CLAUDE_EVENTS,
+  type CliResult,
+  exists,
+  listDir,
+  ROOT,
+  runProgram,
+  type Sandbox,
+  sandbox,
+} from "../helpers.ts";
 
 const INSTALL_SH = `${ROOT}install.sh`;
 const VERSION: string = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).version;
@@ -70,33 +79,6 @@ interface Setup extends AsyncDisposable {
   cli(args: string[]): Promise<CliResult>;
 }
 
-const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-
-async function run(
-  program: string,
-  args: string[],
-  env: Record<string, string>,
-  cwd: string,
-  stdin?: string,
-): Promise<CliResult> {
-  const child = new Deno.Command(program, {
-    args,
-    env,
-    clearEnv: true,
-    cwd,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(stdin));
-    await writer.close();
-  }
-  const out = await child.output();
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
-
 /** A sandbox, and a release of the launcher in the GitHub layout (latest and v<VERSION>) served locally. */
 async function setup(options: ReleaseOptions = {}): Promise<Setup> {
   const box = await sandbox();
@@ -146,17 +128,12 @@ async function setup(options: ReleaseOptions = {}): Promise<Setup> {
     requests,
     env,
     install: (args = [], extra = {}, stdin) =>
-      run(
-        "/bin/sh",
-        stdin === undefined ? [INSTALL_SH, ...args] : ["-s", "--", ...args],
-        {
-          ...env,
-          ...extra,
-        },
-        project,
+      runProgram("/bin/sh", stdin === undefined ? [INSTALL_SH, ...args] : ["-s", "--", ...args], {
+        env: { ...env, ...extra },
+        cwd: project,
         stdin,
-      ),
-    cli: (args) => run(dest, args, env, project),
+      }),
+    cli: (args) => runProgram(dest, args, { env, cwd: project }),
     async [Symbol.asyncDispose]() {
       await server.shutdown();
       await box[Symbol.asyncDispose]();
