@@ -50,6 +50,10 @@ const installOptions = {
     type: "boolean",
     description: "print what would change (a diff of the settings), change nothing",
   },
+  mcp: {
+    type: "boolean",
+    description: 'also register `docsearch-hook mcp` as the agent\'s MCP server "docsearch" (user scope)',
+  },
 } as const;
 
 /** The slash commands pass it: Claude Code hides a failed `!` command's output, so failures must exit 0 too. */
@@ -117,7 +121,7 @@ const COMMANDS = {
     summary:
       "register the hook in the agent's settings, create the config, add the /docsearch:* slash commands",
     usage:
-      "docsearch-hook install [--scope user|project|local] [--agent claude|ripperdoc] [--settings PATH] [--commands] [--dry-run]",
+      "docsearch-hook install [--scope user|project|local] [--agent claude|ripperdoc] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: installOptions,
     run: async (args) => (await import("./lib/commands/install.ts")).install(args),
   }),
@@ -139,10 +143,33 @@ const COMMANDS = {
     run: async (args) => (await import("./lib/commands/doctor.ts")).run(args),
   }),
   index: command({
-    summary: "index a local documentation folder for `search` (add, refresh, list, remove)",
+    summary: "index documentation (a folder, a file or a docs site) for `search` and the MCP server",
     usage:
-      "docsearch-hook index add <name> <folder|file>\n       docsearch-hook index refresh <name>\n       docsearch-hook index list\n       docsearch-hook index remove <name>",
-    options: {},
+      "docsearch-hook index add <name> <folder|file|URL> [--keywords K,K] [--domains D,D] [--description TEXT] [--max-pages N]\n       docsearch-hook index refresh <name>\n       docsearch-hook index list\n       docsearch-hook index remove <name>",
+    options: {
+      keywords: {
+        type: "string",
+        value: "K,K",
+        description: "words in a web search that send the agent to this index (default: the name)",
+      },
+      domains: {
+        type: "string",
+        value: "D,D",
+        description:
+          "sites this index covers: fetches of their pages go to the index (default: a crawled site's host)",
+      },
+      description: { type: "string", value: "TEXT", description: "one line saying what the docs are" },
+      "max-pages": {
+        type: "string",
+        value: "N",
+        description: "crawl at most N pages of a site (default 1000)",
+      },
+      "no-config": {
+        type: "boolean",
+        description: "do not add or update the index's entry in the user config",
+      },
+      config: configOption,
+    },
     run: async (args) => (await import("./lib/commands/index.ts")).run(args),
   }),
   search: command({
@@ -153,6 +180,12 @@ const COMMANDS = {
       json: { type: "boolean", description: "print the results as JSON" },
     },
     run: async (args) => (await import("./lib/commands/search.ts")).run(args),
+  }),
+  mcp: command({
+    summary: "serve the local indexes to the agent over MCP (stdio): tools search and list_indexes",
+    usage: "docsearch-hook mcp",
+    options: {},
+    run: async () => (await import("./lib/commands/mcp.ts")).run(),
   }),
   log: command({
     summary: "the latest observations the hook recorded",

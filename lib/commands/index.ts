@@ -8,51 +8,15 @@ import { count, print, printError } from "../cli/io.ts";
 import { documentationFiles, readDocument } from "../docs/sources.ts";
 import { exists } from "../files.ts";
 import { DocsIndex } from "../docs/store.ts";
-import { join, processEnv, resolvePath, stateDir } from "../paths.ts";
+import { checkIndexName, indexesDir, indexFile, indexNames } from "../docs/indexes.ts";
+import { resolvePath } from "../paths.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 
 export interface IndexArgs {
   positionals: string[];
 }
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const os = Deno.build.os;
-
-/** Where the indexes live: `indexes/` in the state directory. */
-export function indexesDir(): string {
-  const dir = stateDir(processEnv, os);
-  if (dir === undefined) {
-    throw new CommandFailedError("neither DOCSEARCH_HOME nor HOME is set", "set DOCSEARCH_HOME");
-  }
-  return join(os, dir, "indexes");
-}
-
-export const indexFile = (name: string): string => join(os, indexesDir(), `${name}.db`);
-
-function checkName(name: string | undefined): string {
-  if (name === undefined) {
-    throw new UsageError("name the index, e.g. docsearch-hook index add gitlab ~/docs/gitlab");
-  }
-  if (!NAME.test(name)) {
-    throw new UsageError(
-      `"${name}" cannot name an index: use letters, digits, ".", "_" and "-" (up to 64, starting with a letter or digit)`,
-    );
-  }
-  return name;
-}
-
-/** The index names there are, sorted. */
-export function indexNames(): string[] {
-  try {
-    return [...Deno.readDirSync(indexesDir())]
-      .filter((entry) => entry.isFile && entry.name.endsWith(".db"))
-      .map((entry) => entry.name.slice(0, -3))
-      .sort();
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return [];
-    throw error;
-  }
-}
 
 /** Brings the index up to date with `root`; prints what changed. */
 function build(name: string, root: string): void {
@@ -144,11 +108,11 @@ export function run({ positionals }: IndexArgs): number {
   switch (action) {
     case "add": {
       if (source === undefined) throw new UsageError("docsearch-hook index add <name> <folder or file>");
-      build(checkName(name), resolvePath(Deno.cwd(), source, os));
+      build(checkIndexName(name), resolvePath(Deno.cwd(), source, os));
       return 0;
     }
     case "refresh": {
-      const checked = checkName(name);
+      const checked = checkIndexName(name);
       if (!exists(indexFile(checked))) {
         throw new CommandFailedError(
           `there is no index ${checked}`,
@@ -168,7 +132,7 @@ export function run({ positionals }: IndexArgs): number {
       list();
       return 0;
     case "remove":
-      remove(checkName(name));
+      remove(checkIndexName(name));
       return 0;
     default:
       throw new UsageError(

@@ -1,0 +1,45 @@
+/**
+ * Where the documentation indexes live and what they are called: one SQLite file per index, `<name>.db` in
+ * `indexes/` under the state directory, so removing an index is removing its file.
+ */
+import { CommandFailedError, UsageError } from "../cli/errors.ts";
+import { join, processEnv, stateDir } from "../paths.ts";
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const os = Deno.build.os;
+
+export function indexesDir(): string {
+  const dir = stateDir(processEnv, os);
+  if (dir === undefined) {
+    throw new CommandFailedError("neither DOCSEARCH_HOME nor HOME is set", "set DOCSEARCH_HOME");
+  }
+  return join(os, dir, "indexes");
+}
+
+export const indexFile = (name: string): string => join(os, indexesDir(), `${name}.db`);
+
+/** The name as given, when it can name an index file on every OS. */
+export function checkIndexName(name: string | undefined): string {
+  if (name === undefined) {
+    throw new UsageError("name the index, e.g. docsearch-hook index add gitlab ~/docs/gitlab");
+  }
+  if (!NAME.test(name)) {
+    throw new UsageError(
+      `"${name}" cannot name an index: use letters, digits, ".", "_" and "-" (up to 64, starting with a letter or digit)`,
+    );
+  }
+  return name;
+}
+
+/** The index names there are, sorted. */
+export function indexNames(): string[] {
+  try {
+    return [...Deno.readDirSync(indexesDir())]
+      .filter((entry) => entry.isFile && entry.name.endsWith(".db"))
+      .map((entry) => entry.name.slice(0, -3))
+      .sort();
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+}
