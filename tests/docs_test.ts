@@ -64,8 +64,8 @@ Deno.test("DocsIndex: put, search with weights and snippets, replace, remove, st
   const dir = await Deno.makeTempDir();
   try {
     const index = DocsIndex.open(`${dir}/x.db`);
-    index.put("/docs/runners.md", "Runners", { size: 10, mtime: 1 }, chunkMarkdown(PAGE, "runners.md"));
-    index.put("/docs/other.md", "Other", { size: 5, mtime: 2 }, [
+    index.put("/docs/runners.md", "Runners", { size: 10, version: "1" }, chunkMarkdown(PAGE, "runners.md"));
+    index.put("/docs/other.md", "Other", { size: 5, version: "2" }, [
       { title: "Other", trail: [], text: "This page mentions executors once, among other words." },
     ]);
     const hits = index.search(matchExpression("executors", "all")!, 5);
@@ -74,9 +74,9 @@ Deno.test("DocsIndex: put, search with weights and snippets, replace, remove, st
     ok(hits[0].snippet.includes("[executors]") || hits[0].snippet.includes("[Executors]"), hits[0].snippet);
     // Stemming: "configured" finds "Configure".
     ok(index.search(matchExpression("configured", "all")!, 5).length > 0);
-    assertEquals(index.stamps().get("/docs/other.md"), { size: 5, mtime: 2 });
+    assertEquals(index.stamps().get("/docs/other.md"), { size: 5, version: "2" });
 
-    index.put("/docs/other.md", "Other", { size: 6, mtime: 3 }, [{
+    index.put("/docs/other.md", "Other", { size: 6, version: "3" }, [{
       title: "Other",
       trail: [],
       text: "Nothing here.",

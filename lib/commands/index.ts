@@ -1,25 +1,51 @@
 /**
- * `docsearch-hook index add|refresh|list|remove`: local documentation folders indexed into SQLite FTS5, one
- * file per index under the state directory. Adding again (or `refresh`) re-reads only files whose size or
- * modification time changed and drops those that are gone.
+ * `docsearch-hook index add|refresh|list|remove`: documentation indexed into SQLite FTS5, one file per index
+ * under the state directory. A source is a folder or file (Markdown, HTML, text) or a docs site's URL. Adding
+ * again (or `refresh`) re-reads only what changed. `add` also points the user config's entry of that name at
+ * the built-in MCP tool, so the redirect sends the agent to this index; `remove` takes that entry away.
  */
 import { CommandFailedError, UsageError } from "../cli/errors.ts";
 import { count, print, printError } from "../cli/io.ts";
-import { documentationFiles, readDocument } from "../docs/sources.ts";
-import { exists } from "../files.ts";
-import { DocsIndex } from "../docs/store.ts";
+import { userConfigPath } from "../config/layers.ts";
+import { withIndexEntry, withoutIndexEntry } from "../docs/config_entry.ts";
+import {
+  crawl,
+  CrawlInterruptedError,
+  type CrawlOptions,
+  DEFAULT_CRAWL,
+  SiteUnreachableError,
+} from "../docs/crawl.ts";
 import { checkIndexName, indexesDir, indexFile, indexNames } from "../docs/indexes.ts";
-import { resolvePath } from "../paths.ts";
+import { documentationFiles, readDocument } from "../docs/sources.ts";
+import { DocsIndex } from "../docs/store.ts";
+import { backUp, exists, makeDir, readIfExists, writeAtomically } from "../files.ts";
+import {
+  checkRewritable,
+  formatSettings,
+  layoutOf,
+  parseSettings,
+  SettingsError,
+} from "../install/settings.ts";
+import { dirName, processEnv, resolvePath } from "../paths.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 
 export interface IndexArgs {
   positionals: string[];
+  values: {
+    keywords?: string;
+    domains?: string;
+    description?: string;
+    "max-pages"?: string;
+    "no-config"?: boolean;
+    config?: string;
+  };
 }
 
 const os = Deno.build.os;
+const isUrl = (source: string) => /^https?:\/\//i.test(source);
 
-/** Brings the index up to date with `root`; prints what changed. */
-function build(name: string, root: string): void {
+/** Brings the index up to date with a folder or file; prints what changed. */
+function buildFromFiles(name: string, root: string): void {
   const started = performance.now();
   let files;
   try {
@@ -27,11 +53,10 @@ function build(name: string, root: string): void {
   } catch (error) {
     throw new CommandFailedError(
       `cannot read ${root}: ${(error as Error).message}`,
-      "give a folder or a file of documentation (Markdown or text)",
+      "give a folder or a file of documentation (Markdown, HTML or text), or a docs site's http(s) URL",
     );
   }
-  ensurePrivateDir(indexesDir());
-  const index = DocsIndex.open(indexFile(name));
+  const index = openIndex(name);
   try {
     index.setMeta("root", root);
     const stamps = index.stamps();
@@ -40,30 +65,31 @@ function build(name: string, root: string): void {
     for (const [i, file] of files.entries()) {
       const old = stamps.get(file.path);
       stamps.delete(file.path);
-      if (old?.size === file.size && old.mtime === file.mtime) continue;
+      const version = String(file.mtime);
+      if (old?.size === file.size && old.version === version) continue;
       const read = readDocument(file.path, file.size);
       if ("skipped" in read) {
         skipped.push(`${file.path} (${read.skipped})`);
         index.remove(file.path);
         continue;
       }
-      index.put(file.path, read.title, file, read.chunks);
+      index.put(file.path, read.title, { size: file.size, version }, read.chunks);
       changed++;
       if ((i + 1) % 200 === 0) printError(`docsearch-hook index: ${i + 1} of ${files.length} files read`);
     }
     // What is left was indexed before and is gone now.
     for (const source of stamps.keys()) index.remove(source);
-    const { documents, chunks } = index.counts();
     const seconds = (performance.now() - started) / 1000;
     print(
-      `Indexed ${name} from ${root}: ${count(documents, "document")}, ${count(chunks, "chunk")} ` +
-        `(${changed} new or changed, ${files.length - changed - skipped.length} unchanged, ` +
-        `${stamps.size} removed) in ${seconds.toFixed(1)} s.`,
+      `Indexed ${name} from ${root}: ${totals(index)} (${changed} new or changed, ` +
+        `${files.length - changed - skipped.length} unchanged, ${stamps.size} removed) in ${
+          seconds.toFixed(1)
+        } s.`,
     );
     for (const line of skipped) printError(`docsearch-hook index: skipped ${line}`);
-    if (documents === 0) {
+    if (index.counts().documents === 0) {
       printError(
-        `docsearch-hook index: no Markdown or text files in ${root} (.md, .markdown, .mdx, .txt, .rst)`,
+        `docsearch-hook index: no documentation files in ${root} (.md, .markdown, .mdx, .html, .htm, .txt, .rst)`,
       );
     }
   } finally {
@@ -71,26 +97,153 @@ function build(name: string, root: string): void {
   }
 }
 
-function list(): void {
+/** Crawls (or resumes crawling) a docs site into the index; prints what changed. */
+async function buildFromSite(name: string, start: URL, options: CrawlOptions): Promise<void> {
+  const started = performance.now();
+  const index = openIndex(name);
+  try {
+    const report = await crawl(index, start, options, {
+      fetch,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      progress: (line) => printError(`docsearch-hook index: ${line}`),
+    });
+    const seconds = (performance.now() - started) / 1000;
+    print(
+      `Indexed ${name} from ${start.href}: ${totals(index)} (${report.fetched} pages requested` +
+        `${report.resumed ? " to finish an interrupted crawl" : ""}; ${report.changed} new or changed, ` +
+        `${report.unchanged} unchanged, ${report.removed} removed) in ${seconds.toFixed(1)} s.`,
+    );
+    if (report.limitReached) {
+      printError(
+        `docsearch-hook index: stopped at the page limit (${options.maxPages}); pass --max-pages to read more`,
+      );
+    }
+    const shown = report.skipped.slice(0, 20);
+    for (const page of shown) printError(`docsearch-hook index: skipped ${page.url} (${page.note})`);
+    if (report.skipped.length > shown.length) {
+      printError(`docsearch-hook index: … and ${report.skipped.length - shown.length} more skipped`);
+    }
+  } catch (error) {
+    if (error instanceof SiteUnreachableError) {
+      throw new CommandFailedError(error.message, "check the URL and the network, then run the same command");
+    }
+    if (error instanceof CrawlInterruptedError) {
+      throw new CommandFailedError(
+        `${error.message}; what was read is kept`,
+        "run the same command again to resume where it stopped",
+      );
+    }
+    throw error;
+  } finally {
+    index.close();
+  }
+}
+
+function openIndex(name: string): DocsIndex {
+  ensurePrivateDir(indexesDir());
+  return DocsIndex.open(indexFile(name));
+}
+
+function totals(index: DocsIndex): string {
+  const { documents, chunks } = index.counts();
+  return `${count(documents, "document")}, ${count(chunks, "chunk")}`;
+}
+
+/** "a, b,c" → ["a", "b", "c"]; an option given but empty is a mistake, not "none". */
+function list(option: string, value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(",").map((item) => item.trim()).filter((item) => item !== "");
+  if (items.length === 0) throw new UsageError(`--${option} needs at least one value, e.g. --${option} a,b`);
+  return items;
+}
+
+function maxPages(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_CRAWL.maxPages;
+  const pages = Number(value);
+  if (!Number.isInteger(pages) || pages < 1) {
+    throw new UsageError(`--max-pages must be a whole number of pages, at least 1, not "${value}"`);
+  }
+  return pages;
+}
+
+/** The config file `index add` and `remove` edit: `--config`, DOCSEARCH_CONFIG, else the user's. */
+function configFile(values: IndexArgs["values"]): string {
+  const path = values.config ?? (processEnv("DOCSEARCH_CONFIG") || userConfigPath(processEnv, os));
+  if (path === undefined) throw new CommandFailedError("HOME is not set", "pass --config PATH");
+  return path;
+}
+
+/**
+ * Rewrites the config through `change`, keeping its layout, after a backup; returns what changed. A config
+ * that cannot be read or rewritten exactly is left alone, with the index already built.
+ */
+function editConfig(
+  path: string,
+  change: (config: Record<string, unknown>) => ReturnType<typeof withIndexEntry>,
+): ReturnType<typeof withIndexEntry> {
+  const before = readIfExists(path);
+  try {
+    const result = change(parseSettings(before ?? "", path));
+    if (result.change === "unchanged") return result;
+    checkRewritable(before ?? "", path);
+    if (before === undefined) makeDir(dirName(path));
+    else backUp(path, new Date());
+    writeAtomically(path, formatSettings(result.config, layoutOf(before)));
+    return result;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new CommandFailedError(
+      `the index is built, but the config was not updated: ${message}`,
+      error instanceof SettingsError && error.hint
+        ? error.hint
+        : "fix the config (docsearch-hook doctor), then run the same command again",
+    );
+  }
+}
+
+function updateConfig(name: string, source: string, values: IndexArgs["values"]): void {
+  if (values["no-config"]) return;
+  const path = configFile(values);
+  const domains = list("domains", values.domains) ?? (isUrl(source) ? [new URL(source).hostname] : undefined);
+  const result = editConfig(path, (config) =>
+    withIndexEntry(config, {
+      name,
+      path: indexFile(name),
+      source,
+      keywords: list("keywords", values.keywords),
+      domains,
+      description: values.description,
+    }));
+  if (result.change === "unchanged") return;
+  print(
+    `${result.change === "added" ? "Added" : "Updated"} the database "${name}" in ${path}: web searches ` +
+      `about it now go to mcp__docsearch__search${
+        result.replacedTool ? ` (it named ${result.replacedTool} before)` : ""
+      }.`,
+  );
+}
+
+function listIndexes(): void {
   const names = indexNames();
   if (names.length === 0) {
-    print("No indexes yet: docsearch-hook index add <name> <folder>");
+    print("No indexes yet: docsearch-hook index add <name> <folder|file|URL>");
     return;
   }
   for (const name of names) {
     const index = DocsIndex.open(indexFile(name));
     try {
-      const { documents, chunks } = index.counts();
-      print(
-        `${name}  ${count(documents, "document")}, ${count(chunks, "chunk")}  ${index.meta("root") ?? ""}`,
-      );
+      const { queued } = index.crawlCounts();
+      const unfinished = queued > 0
+        ? `  (crawl interrupted, ${queued} pages queued: index refresh ${name})`
+        : "";
+      print(`${name}  ${totals(index)}  ${index.meta("root") ?? ""}${unfinished}`);
     } finally {
       index.close();
     }
   }
 }
 
-function remove(name: string): void {
+function remove(name: string, values: IndexArgs["values"]): void {
   const file = indexFile(name);
   if (!exists(file)) throw new CommandFailedError(`there is no index ${name}`, "docsearch-hook index list");
   for (const suffix of ["", "-wal", "-shm"]) {
@@ -101,14 +254,42 @@ function remove(name: string): void {
     }
   }
   print(`Removed the index ${name}.`);
+  if (values["no-config"]) return;
+  const path = configFile(values);
+  if (editConfig(path, (config) => withoutIndexEntry(config, name)).change !== "unchanged") {
+    print(`Removed its database entry from ${path}.`);
+  }
 }
 
-export function run({ positionals }: IndexArgs): number {
+async function build(name: string, source: string, values: IndexArgs["values"]): Promise<void> {
+  if (!isUrl(source)) {
+    buildFromFiles(name, source);
+    return;
+  }
+  let start: URL;
+  try {
+    start = new URL(source);
+  } catch {
+    throw new UsageError(`"${source}" is not a URL`);
+  }
+  await buildFromSite(name, start, { ...DEFAULT_CRAWL, maxPages: maxPages(values["max-pages"]) });
+}
+
+export async function run({ positionals, values }: IndexArgs): Promise<number> {
   const [action, name, source] = positionals;
   switch (action) {
     case "add": {
-      if (source === undefined) throw new UsageError("docsearch-hook index add <name> <folder or file>");
-      build(checkIndexName(name), resolvePath(Deno.cwd(), source, os));
+      const checked = checkIndexName(name);
+      if (source === undefined) {
+        throw new UsageError("docsearch-hook index add <name> <folder|file|URL>");
+      }
+      const resolved = isUrl(source) ? source.trim() : resolvePath(Deno.cwd(), source, os);
+      // Options are checked before any work, so a typo costs nothing.
+      list("keywords", values.keywords);
+      list("domains", values.domains);
+      maxPages(values["max-pages"]);
+      await build(checked, resolved, values);
+      updateConfig(checked, resolved, values);
       return 0;
     }
     case "refresh": {
@@ -116,7 +297,7 @@ export function run({ positionals }: IndexArgs): number {
       if (!exists(indexFile(checked))) {
         throw new CommandFailedError(
           `there is no index ${checked}`,
-          "docsearch-hook index add <name> <folder>",
+          "docsearch-hook index add <name> <folder|file|URL>",
         );
       }
       const index = DocsIndex.open(indexFile(checked));
@@ -125,14 +306,14 @@ export function run({ positionals }: IndexArgs): number {
       if (root === undefined) {
         throw new CommandFailedError(`the index ${checked} does not say what it was built from`);
       }
-      build(checked, root);
+      await build(checked, root, values);
       return 0;
     }
     case "list":
-      list();
+      listIndexes();
       return 0;
     case "remove":
-      remove(checkIndexName(name));
+      remove(checkIndexName(name), values);
       return 0;
     default:
       throw new UsageError(

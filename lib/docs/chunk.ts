@@ -67,9 +67,11 @@ export function chunkMarkdown(text: string, fileName: string): Chunk[] {
     sections.push({ trail: stack.map((entry) => entry.text), lines: [] });
   }
   const docTitle = title ?? fileName;
-  return sections.flatMap((section) =>
-    pieces(section.lines.join("\n")).map((piece) => ({ title: docTitle, trail: section.trail, text: piece }))
-  );
+  return sections.flatMap((section) => {
+    // Pages whose title is not an h1 (HTML with its title in <title> and an h2) repeat it as the first heading.
+    const trail = section.trail[0] === docTitle ? section.trail.slice(1) : section.trail;
+    return pieces(section.lines.join("\n")).map((piece) => ({ title: docTitle, trail, text: piece }));
+  });
 }
 
 /** Plain text has no structure to follow: paragraphs, grouped. */

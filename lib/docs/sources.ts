@@ -4,14 +4,17 @@
  */
 import { baseName, join } from "../paths.ts";
 import { type Chunk, chunkMarkdown, chunkPlainText } from "./chunk.ts";
+import { decodeHtml, readHtml } from "./html.ts";
 
 const MARKDOWN = /\.(md|markdown|mdx)$/i;
 const TEXT = /\.(txt|rst|text)$/i;
+const HTML = /\.(html?|xhtml)$/i;
 /** Folders that hold tooling, not documentation. */
 const SKIPPED_DIRS = new Set(["node_modules", ".git", ".hg", ".svn", "__pycache__"]);
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-export const isDocumentation = (path: string): boolean => MARKDOWN.test(path) || TEXT.test(path);
+export const isDocumentation = (path: string): boolean =>
+  MARKDOWN.test(path) || TEXT.test(path) || HTML.test(path);
 
 /** Every documentation file under `root` (or `root` itself), sorted, with its size and mtime. */
 export function documentationFiles(root: string): { path: string; size: number; mtime: number }[] {
@@ -38,7 +41,8 @@ export function documentationFiles(root: string): { path: string; size: number; 
   return found.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
 
-export type Read = { chunks: Chunk[]; title: string } | { skipped: string };
+/** A document's chunks and title, and for HTML the links it holds (as written), for a crawler to follow. */
+export type Read = { chunks: Chunk[]; title: string; links: string[] } | { skipped: string };
 
 /** A NUL byte early on means a binary file, whatever its name says. */
 const looksBinary = (bytes: Uint8Array) => bytes.subarray(0, 8192).includes(0);
@@ -47,9 +51,28 @@ const looksBinary = (bytes: Uint8Array) => bytes.subarray(0, 8192).includes(0);
 export function readDocument(path: string, size: number): Read {
   if (size > MAX_FILE_BYTES) return { skipped: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
   const bytes = Deno.readFileSync(path);
+  const kind = MARKDOWN.test(path) ? "markdown" : HTML.test(path) ? "html" : "text";
+  return chunkDocument(bytes, kind, baseName(path));
+}
+
+/** Chunks a document of a known kind, from a file or a crawled page; `name` titles it when it has no title. */
+export function chunkDocument(
+  bytes: Uint8Array,
+  kind: "markdown" | "html" | "text",
+  name: string,
+  contentType?: string | null,
+): Read {
+  if (bytes.length > MAX_FILE_BYTES) return { skipped: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
   if (looksBinary(bytes)) return { skipped: "binary" };
-  const text = new TextDecoder().decode(bytes);
-  const name = baseName(path);
-  const chunks = MARKDOWN.test(path) ? chunkMarkdown(text, name) : chunkPlainText(text, name);
-  return { chunks, title: chunks[0]?.title ?? name };
+  let chunks: Chunk[];
+  let links: string[] = [];
+  if (kind === "html") {
+    const page = readHtml(decodeHtml(bytes, contentType));
+    chunks = chunkMarkdown(page.text, page.title ?? name);
+    links = page.links;
+  } else {
+    const text = new TextDecoder().decode(bytes);
+    chunks = kind === "markdown" ? chunkMarkdown(text, name) : chunkPlainText(text, name);
+  }
+  return { chunks, title: chunks[0]?.title ?? name, links };
 }

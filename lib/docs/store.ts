@@ -12,7 +12,13 @@ const SCHEMA = `
     source TEXT NOT NULL UNIQUE,
     title TEXT NOT NULL,
     size INTEGER NOT NULL,
-    mtime INTEGER NOT NULL
+    version TEXT NOT NULL,
+    validator TEXT
+  );
+  CREATE TABLE IF NOT EXISTS crawl (
+    url TEXT PRIMARY KEY,
+    state TEXT NOT NULL CHECK (state IN ('queued', 'done', 'skipped')),
+    note TEXT
   );
   CREATE VIRTUAL TABLE IF NOT EXISTS chunks USING fts5(
     title, trail, body, document UNINDEXED,
@@ -23,10 +29,16 @@ const SCHEMA = `
 /** Title and headings weigh more than body text: a page about a thing names it in its headings. */
 const WEIGHTS = "5.0, 3.0, 1.0";
 
+/** What a document was when read, to tell whether it changed. */
 export interface DocumentStamp {
   size: number;
-  mtime: number;
+  /** A file's modification time; a page's content hash. */
+  version: string;
+  /** A page's ETag or Last-Modified, for a conditional request on refresh. */
+  validator?: string;
 }
+
+export type CrawlState = "queued" | "done" | "skipped";
 
 export interface Hit {
   source: string;
@@ -71,9 +83,15 @@ export class DocsIndex {
 
   /** What each indexed document was when it was read. */
   stamps(): Map<string, DocumentStamp> {
-    const rows = this.db.prepare("SELECT source, size, mtime FROM documents")
-      .all() as unknown as ({ source: string } & DocumentStamp)[];
-    return new Map(rows.map((row) => [row.source, { size: row.size, mtime: row.mtime }]));
+    const rows = this.db.prepare("SELECT source, size, version, validator FROM documents")
+      .all() as unknown as ({ source: string; validator: string | null } & DocumentStamp)[];
+    return new Map(
+      rows.map((row) => [row.source, {
+        size: row.size,
+        version: row.version,
+        ...row.validator === null ? {} : { validator: row.validator },
+      }]),
+    );
   }
 
   /** Replaces a document and its chunks in one transaction: a search sees the old one or the new one. */
@@ -81,8 +99,8 @@ export class DocsIndex {
     this.transaction(() => {
       this.deleteDocument(source);
       const { lastInsertRowid } = this.db.prepare(
-        "INSERT INTO documents (source, title, size, mtime) VALUES (?, ?, ?, ?)",
-      ).run(source, title, stamp.size, stamp.mtime);
+        "INSERT INTO documents (source, title, size, version, validator) VALUES (?, ?, ?, ?, ?)",
+      ).run(source, title, stamp.size, stamp.version, stamp.validator ?? null);
       const insert = this.db.prepare("INSERT INTO chunks (title, trail, body, document) VALUES (?, ?, ?, ?)");
       for (const chunk of chunks) {
         insert.run(chunk.title, chunk.trail.join(" > "), chunk.text, lastInsertRowid);
@@ -109,6 +127,61 @@ export class DocsIndex {
        WHERE chunks MATCH ? ORDER BY score LIMIT ?`,
     ).all(match, limit) as unknown as (Omit<Hit, "trail"> & { trail: string })[];
     return rows.map((row) => ({ ...row, trail: row.trail === "" ? [] : row.trail.split(" > ") }));
+  }
+
+  /** Adds URLs to the crawl queue; ones already known (queued, done or skipped) stay as they are. */
+  enqueue(urls: readonly string[]): number {
+    let added = 0;
+    this.transaction(() => {
+      const insert = this.db.prepare("INSERT OR IGNORE INTO crawl (url, state) VALUES (?, 'queued')");
+      for (const url of urls) added += Number(insert.run(url).changes);
+    });
+    return added;
+  }
+
+  /** Up to `limit` queued URLs, oldest first. */
+  queued(limit: number): string[] {
+    return (this.db.prepare("SELECT url FROM crawl WHERE state = 'queued' ORDER BY rowid LIMIT ?")
+      .all(limit) as { url: string }[]).map((row) => row.url);
+  }
+
+  markCrawled(url: string, state: Exclude<CrawlState, "queued">, note?: string): void {
+    this.db.prepare("UPDATE crawl SET state = ?, note = ? WHERE url = ?").run(state, note ?? null, url);
+  }
+
+  crawlCounts(): Record<CrawlState, number> {
+    const counts: Record<CrawlState, number> = { queued: 0, done: 0, skipped: 0 };
+    const rows = this.db.prepare("SELECT state, count(*) AS n FROM crawl GROUP BY state").all() as {
+      state: CrawlState;
+      n: number;
+    }[];
+    for (const row of rows) counts[row.state] = row.n;
+    return counts;
+  }
+
+  /** The skipped URLs and why, for the closing report. */
+  skippedPages(): { url: string; note: string }[] {
+    return this.db.prepare(
+      "SELECT url, coalesce(note, '') AS note FROM crawl WHERE state = 'skipped' ORDER BY rowid",
+    )
+      .all() as { url: string; note: string }[];
+  }
+
+  /** Ends a pass: what is still queued (past the page limit) is not part of it. */
+  dropQueue(): void {
+    this.db.exec("DELETE FROM crawl WHERE state = 'queued'");
+  }
+
+  /** A new pass over the site: nothing crawled yet. */
+  resetCrawl(): void {
+    this.db.exec("DELETE FROM crawl");
+  }
+
+  /** Documents this crawl pass did not reach: gone from the site (or past the page limit). */
+  unreachedDocuments(): string[] {
+    return (this.db.prepare(
+      "SELECT source FROM documents WHERE source NOT IN (SELECT url FROM crawl WHERE state = 'done')",
+    ).all() as { source: string }[]).map((row) => row.source);
   }
 
   private deleteDocument(source: string): void {

@@ -37,6 +37,12 @@ Deno.test("index add, search, refresh of changed files only, list and remove", a
     /^Indexed gitlab from .*\/docs: 4 documents, \d+ chunks \(4 new or changed, 0 unchanged, 0 removed\)/,
   );
   match(added.stderr, /skipped .*logo\.md \(binary\)/);
+  match(added.stdout, /Added the database "gitlab" in .*docsearch-config\.json: web searches about it now go to/);
+
+  // The redirect now names the built-in tool with arguments that search this index.
+  const checked = await cli(box, ["check", "gitlab runner register", "--json"]);
+  const reason = JSON.parse(checked.stdout).hookSpecificOutput.permissionDecisionReason;
+  ok(reason.includes('mcp__docsearch__search {"index":"gitlab","query":"gitlab runner register"}'), reason);
 
   const found = await cli(box, ["search", "gitlab", "how do I register a runner?", "--json"]);
   assertEquals([found.code, found.stderr], [0, ""]);
@@ -60,7 +66,9 @@ Deno.test("index add, search, refresh of changed files only, list and remove", a
   const listed = await cli(box, ["index", "list"]);
   match(listed.stdout, /^gitlab {2}3 documents, \d+ chunks {2}.*\/docs\n$/);
   const removed = await cli(box, ["index", "remove", "gitlab"]);
-  assertEquals([removed.code, removed.stdout], [0, "Removed the index gitlab.\n"]);
+  assertEquals(removed.code, 0, removed.stderr);
+  match(removed.stdout, /^Removed the index gitlab\.\nRemoved its database entry from .*docsearch-config\.json\.\n$/);
+  assertEquals((await cli(box, ["check", "gitlab runner register", "--json"])).stdout, "");
   match((await cli(box, ["index", "list"])).stdout, /^No indexes yet/);
 });
 

@@ -1,0 +1,78 @@
+/**
+ * The config entry that sends the redirect to a built-in index: `index add` writes it so that a denied web
+ * search names `mcp__docsearch__search` with the literal arguments that search this index. Pure: the config
+ * as parsed JSON in, the new one and what changed out.
+ */
+
+/** The MCP server `install --mcp` registers is "docsearch"; Claude Code names its tools mcp__<server>__<tool>. */
+export const BUILT_IN_TOOL = "mcp__docsearch__search";
+
+export interface IndexEntry {
+  name: string;
+  /** The index file, shown in the guidance and checked by `doctor`. */
+  path: string;
+  keywords?: string[];
+  domains?: string[];
+  description?: string;
+  /** Where the docs came from, for a default description. */
+  source: string;
+}
+
+export interface EntryChange {
+  config: Record<string, unknown>;
+  change: "added" | "updated" | "unchanged";
+  /** The tool the entry named before, when it named another one (e.g. LEANN's). */
+  replacedTool?: string;
+}
+
+type Entry = Record<string, unknown>;
+
+/** The seed's rule: a database is called by its name, else by its first keyword. */
+const entryName = (entry: Entry): unknown =>
+  entry.name ?? (Array.isArray(entry.keywords) ? entry.keywords[0] : undefined);
+
+function databasesOf(config: Record<string, unknown>): Entry[] {
+  const databases = config.databases ?? [];
+  if (!Array.isArray(databases)) {
+    throw new Error('"databases" is not a list; fix the config file first (docsearch-hook doctor)');
+  }
+  return databases as Entry[];
+}
+
+/** Adds the index's entry, or points the entry of that name at the built-in tool, keeping what the user set. */
+export function withIndexEntry(config: Record<string, unknown>, index: IndexEntry): EntryChange {
+  const databases = databasesOf(config);
+  const at = databases.findIndex((entry) => entryName(entry) === index.name);
+  const old: Entry = at === -1 ? {} : databases[at];
+  const entry: Entry = {
+    ...old,
+    name: index.name,
+    keywords: index.keywords ?? old.keywords ?? [index.name],
+    ...(index.domains ?? old.domains) !== undefined ? { domains: index.domains ?? old.domains } : {},
+    path: index.path,
+    mcp_tool_name: BUILT_IN_TOOL,
+    tool_args: { index: index.name, query: "{query}" },
+    description: index.description ?? old.description ?? `${index.name} documentation (from ${index.source})`,
+  };
+  // The built-in tool takes `index`, not LEANN's `index_name`; left in, the guidance would pass both.
+  delete entry.index_name;
+  const replacedTool = typeof old.mcp_tool_name === "string" && old.mcp_tool_name !== BUILT_IN_TOOL
+    ? old.mcp_tool_name
+    : undefined;
+  if (at !== -1 && JSON.stringify(entry) === JSON.stringify(old)) {
+    return { config, change: "unchanged" };
+  }
+  const next = at === -1 ? [...databases, entry] : databases.map((item, i) => i === at ? entry : item);
+  return { config: { ...config, databases: next }, change: at === -1 ? "added" : "updated", replacedTool };
+}
+
+/** Drops the entry `index add` made for this index; an entry naming another tool is the user's and stays. */
+export function withoutIndexEntry(config: Record<string, unknown>, name: string): EntryChange {
+  const databases = databasesOf(config);
+  const kept = databases.filter((entry) =>
+    !(entryName(entry) === name && entry.mcp_tool_name === BUILT_IN_TOOL &&
+      (entry.tool_args as Entry | undefined)?.index === name)
+  );
+  if (kept.length === databases.length) return { config, change: "unchanged" };
+  return { config: { ...config, databases: kept }, change: "updated" };
+}

@@ -1,0 +1,85 @@
+/**
+ * robots.txt as RFC 9309 reads it: the group for our user agent, else the `*` group; the longest matching
+ * rule wins and Allow wins a tie; `*` and a final `$` in paths. Also Crawl-delay and Sitemap lines, which the
+ * RFC leaves out but sites use. Pure: text in, a rule set out.
+ */
+
+export const USER_AGENT = "docsearch-hook";
+
+interface Rule {
+  allow: boolean;
+  pattern: RegExp;
+  length: number;
+}
+
+export interface Robots {
+  allowed(path: string): boolean;
+  /** Seconds to wait between requests, when the site asks. */
+  crawlDelay?: number;
+  sitemaps: string[];
+}
+
+export const ALLOW_ALL: Robots = { allowed: () => true, sitemaps: [] };
+
+function compile(path: string): RegExp {
+  const anchored = path.endsWith("$");
+  const body = (anchored ? path.slice(0, -1) : path)
+    .split("*")
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+    .join(".*");
+  return new RegExp(`^${body}${anchored ? "$" : ""}`);
+}
+
+export function parseRobots(text: string, agent = USER_AGENT): Robots {
+  const groups: { agents: string[]; rules: Rule[]; delay?: number }[] = [];
+  const sitemaps: string[] = [];
+  let current: (typeof groups)[number] | undefined;
+  let lastWasAgent = false;
+  for (const raw of text.split(/\r?\n|\r/)) {
+    const line = raw.replace(/#.*/, "").trim();
+    const colon = line.indexOf(":");
+    if (colon === -1) continue;
+    const key = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (key === "sitemap") {
+      if (value !== "") sitemaps.push(value);
+      continue;
+    }
+    if (key === "user-agent") {
+      // Consecutive user-agent lines share one group.
+      if (!lastWasAgent || current === undefined) {
+        current = { agents: [], rules: [] };
+        groups.push(current);
+      }
+      current.agents.push(value.toLowerCase());
+      lastWasAgent = true;
+      continue;
+    }
+    lastWasAgent = false;
+    if (current === undefined) continue;
+    if ((key === "allow" || key === "disallow") && value !== "") {
+      current.rules.push({ allow: key === "allow", pattern: compile(value), length: value.length });
+    } else if (key === "crawl-delay") {
+      const seconds = Number(value);
+      if (Number.isFinite(seconds) && seconds >= 0) current.delay = seconds;
+    }
+  }
+  const ours = groups.filter((group) => group.agents.some((name) => name !== "*" && agent.startsWith(name)));
+  const chosen = ours.length > 0 ? ours : groups.filter((group) => group.agents.includes("*"));
+  const rules = chosen.flatMap((group) => group.rules);
+  const delays = chosen.map((group) => group.delay).filter((delay) => delay !== undefined);
+  return {
+    allowed(path: string): boolean {
+      let best: Rule | undefined;
+      for (const rule of rules) {
+        if (!rule.pattern.test(path)) continue;
+        if (best === undefined || rule.length > best.length || (rule.length === best.length && rule.allow)) {
+          best = rule;
+        }
+      }
+      return best?.allow ?? true;
+    },
+    ...delays.length > 0 ? { crawlDelay: Math.max(...delays) } : {},
+    sitemaps,
+  };
+}
