@@ -128,7 +128,7 @@ const COMMANDS = {
   uninstall: command({
     summary: "remove what install added to the agent's settings, and the slash commands",
     usage:
-      "docsearch-hook uninstall [--scope user|project|local] [--agent claude|ripperdoc] [--settings PATH] [--commands] [--dry-run]",
+      "docsearch-hook uninstall [--scope user|project|local] [--agent claude|ripperdoc] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: installOptions,
     run: async (args) => (await import("./lib/commands/install.ts")).uninstall(args),
   }),

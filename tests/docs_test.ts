@@ -1,7 +1,7 @@
 /** The local docs index as pure parts: chunking by headings, query building, and the FTS5 store. */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { CHUNK_CHARS, chunkMarkdown, chunkPlainText } from "../lib/docs/chunk.ts";
-import { matchExpression, terms } from "../lib/docs/query.ts";
+import { matchExpression, quoted, terms } from "../lib/docs/query.ts";
 import { DocsIndex } from "../lib/docs/store.ts";
 
 const PAGE = `# Runners
@@ -53,10 +53,11 @@ Deno.test("chunkMarkdown: no H1 means the file name is the title; long sections 
 });
 
 Deno.test("query: every word quoted, so FTS5 syntax in a query is plain text; stopwords only as a fallback", () => {
-  assertEquals(matchExpression('NEAR( "AND * -x: c++ NOT', "all"), '"near" "x" "c" "not"');
-  assertEquals(matchExpression("how do I configure runners", "any"), '"configure" OR "runners"');
+  assertEquals(matchExpression(terms('NEAR( "AND * -x: c++ NOT'), "all"), '"near" "x" "c" "not"');
+  assertEquals(matchExpression(terms("how do I configure runners"), "any"), '"configure" OR "runners"');
   assertEquals(terms("the and"), ["the", "and"]);
-  assertEquals(matchExpression("  ¿? ", "all"), undefined);
+  assertEquals(terms("  ¿? "), []);
+  assertEquals(quoted('say "hi"'), '"say ""hi"""');
   assertEquals(terms("Größe GRÖSSE größe"), ["größe", "grösse"]);
 });
 
@@ -68,12 +69,12 @@ Deno.test("DocsIndex: put, search with weights and snippets, replace, remove, st
     index.put("/docs/other.md", "Other", { size: 5, version: "2" }, [
       { title: "Other", trail: [], text: "This page mentions executors once, among other words." },
     ]);
-    const hits = index.search(matchExpression("executors", "all")!, 5);
+    const hits = index.search(matchExpression(["executors"], "all"), 5);
     assertEquals(hits.map((hit) => hit.source), ["/docs/runners.md", "/docs/other.md"]);
     assertEquals(hits[0].trail, ["Configure", "Executors"]);
     ok(hits[0].snippet.includes("[executors]") || hits[0].snippet.includes("[Executors]"), hits[0].snippet);
     // Stemming: "configured" finds "Configure".
-    ok(index.search(matchExpression("configured", "all")!, 5).length > 0);
+    ok(index.search(matchExpression(["configured"], "all"), 5).length > 0);
     assertEquals(index.stamps().get("/docs/other.md"), { size: 5, version: "2" });
 
     index.put("/docs/other.md", "Other", { size: 6, version: "3" }, [{
@@ -81,7 +82,7 @@ Deno.test("DocsIndex: put, search with weights and snippets, replace, remove, st
       trail: [],
       text: "Nothing here.",
     }]);
-    assertEquals(index.search(matchExpression("executors", "all")!, 5).map((hit) => hit.source), [
+    assertEquals(index.search(matchExpression(["executors"], "all"), 5).map((hit) => hit.source), [
       "/docs/runners.md",
     ]);
     index.remove("/docs/runners.md");

@@ -18,6 +18,7 @@ import {
   registrationChecks,
   type SettingsFile,
 } from "../doctor/checks.ts";
+import { mcpConfigPath } from "../install/mcp.ts";
 import { AGENTS, hookCommand, ourCommand, SCOPES, settingsPath } from "../install/settings.ts";
 import { type Env, homeDir, isAbsolute, join, processEnv, stateDir } from "../paths.ts";
 import { syntaxProblem } from "../json_problems.ts";
@@ -102,8 +103,7 @@ function settingsFiles(projectDir: string): SettingsFile[] {
 }
 
 function mcpCheckList(config: Config, projectDir: string): Check[] {
-  const dir = processEnv("CLAUDE_CONFIG_DIR") || homeDir(processEnv, os);
-  const claudeJson = dir === undefined ? undefined : join(os, dir, ".claude.json");
+  const claudeJson = mcpConfigPath("claude", processEnv, os);
   const projectJson = join(os, projectDir, ".mcp.json");
   const unreadable: Check[] = [];
   /** A file Claude Code cannot parse holds no servers for it: said as such, not as "not configured". */

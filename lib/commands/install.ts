@@ -2,7 +2,8 @@
  * `docsearch-hook install` / `uninstall`: the hook entries in the agent's settings, the user's config (created
  * from the example when there is none) and the /docsearch:* slash commands. Everything is checked before
  * anything is written: a malformed settings file or a foreign file in the way stops it with nothing changed.
- * `--commands` limits either command to the slash commands.
+ * `--commands` limits either command to the slash commands; `--mcp` adds docsearch-hook's MCP server to the
+ * agent's user-scope server list (install) or takes it out (uninstall), on top of the rest.
  */
 import exampleConfig from "../../config.example.json" with { type: "json" };
 import { CommandFailedError, UsageError } from "../cli/errors.ts";
@@ -29,6 +30,8 @@ import {
   withoutRegistration,
   withRegistration,
 } from "../install/settings.ts";
+import { mcpConfigPath, SERVER_NAME, serverEntry, withMcpServer, withoutMcpServer } from "../install/mcp.ts";
+import { commandLine } from "../install/shell.ts";
 import { type CommandFile, isOurFile, slashCommandFiles } from "../install/slash_commands.ts";
 import {
   baseName,
@@ -48,6 +51,7 @@ export interface InstallArgs {
     agent?: string;
     settings?: string;
     "dry-run"?: boolean;
+    mcp?: boolean;
   };
 }
 
@@ -191,11 +195,11 @@ function removeCommands(dir: string, removable: readonly string[]): string {
 
 // ---- the settings file -------------------------------------------------------------------------------
 
-interface SettingsPlan {
+interface SettingsPlan<M extends Merge = Merge> {
   path: string;
   before?: string;
   after: string;
-  merge: Merge;
+  merge: M;
 }
 
 function settingsFile(values: InstallArgs["values"], where: Target): string {
@@ -205,7 +209,7 @@ function settingsFile(values: InstallArgs["values"], where: Target): string {
   return path;
 }
 
-function planSettings(path: string, change: (settings: Settings) => Merge): SettingsPlan {
+function planSettings<M extends Merge>(path: string, change: (settings: Settings) => M): SettingsPlan<M> {
   const before = readIfExists(path);
   try {
     const merge = change(parseSettings(before ?? "", path));
@@ -237,6 +241,8 @@ function applySettings(plan: SettingsPlan): string | undefined {
   return backup;
 }
 
+const keptAs = (backup: string | undefined) => backup ? [`  The previous file is kept as ${backup}.`] : [];
+
 // ---- the user's config -------------------------------------------------------------------------------
 
 function configToCreate(): string | undefined {
@@ -256,9 +262,97 @@ function createConfig(path: string): void {
   }
 }
 
+// ---- the MCP server ------------------------------------------------------------------------------------
+
+/** Always the agent's user-scope list, whatever `--scope` says: the server serves every project's agent. */
+function mcpFile(agent: Agent): string {
+  const path = mcpConfigPath(agent, processEnv, Deno.build.os);
+  if (path === undefined) throw new CommandFailedError(NO_HOME, "set HOME");
+  return path;
+}
+
+const SERVER = `the MCP server "${SERVER_NAME}"`;
+const Server = `The MCP server "${SERVER_NAME}"`;
+
+function planMcp(agent: Agent): SettingsPlan {
+  const path = mcpFile(agent);
+  return planSettings(path, (s) => withMcpServer(s, serverEntry(selfCommand()), agent, path, Deno.build.os));
+}
+
+/** Undefined when the file does not exist. */
+function planMcpRemoval(agent: Agent) {
+  const path = mcpFile(agent);
+  if (readIfExists(path) === undefined) return undefined;
+  return planSettings(
+    path,
+    (s) => withoutMcpServer(s, serverEntry(selfCommand()), agent, path, Deno.build.os),
+  );
+}
+
+const describeMcp = (plan: SettingsPlan, agentName: string) =>
+  plan.merge.changed
+    ? `Would register ${SERVER} for ${agentName} in ${plan.path}:\n${diffOf(plan)}`
+    : `Nothing to do in ${plan.path}: ${SERVER} is registered there as it would be.`;
+
+function writeMcp(plan: SettingsPlan, agentName: string): string[] {
+  if (!plan.merge.changed) {
+    return [`${Server} is already registered for ${agentName} in ${plan.path}; nothing changed.`];
+  }
+  const command = commandLine([...selfCommand(), "mcp"], Deno.build.os);
+  return [
+    `Registered ${SERVER} for ${agentName} in ${plan.path} (command: ${command}; tools search, list_indexes).`,
+    ...keptAs(applySettings(plan)),
+  ];
+}
+
+/**
+ * What uninstall says and does about our server: with `--mcp` it goes (a server of that name that is not ours
+ * stays); without, a reminder when ours is still registered, as it would run a binary about to be deleted.
+ */
+function mcpRemoval(agent: Agent, requested: boolean): { preview: string[]; apply: () => string[] } {
+  if (!requested) {
+    const note = stillRegistered(agent)
+      ? [`${Server} is still registered in ${mcpFile(agent)}: uninstall --mcp removes it too.`]
+      : [];
+    return { preview: note, apply: () => note };
+  }
+  const path = mcpFile(agent);
+  const plan = planMcpRemoval(agent);
+  const foreign = plan?.merge.foreign ? [`${Server} in ${path} is not docsearch-hook's: left alone.`] : [];
+  if (!plan?.merge.changed) {
+    const lines = [
+      `No docsearch-hook MCP server in ${path}${plan ? "" : " (it does not exist)"}.`,
+      ...foreign,
+    ];
+    return { preview: lines, apply: () => lines };
+  }
+  return {
+    preview: [`Would remove ${SERVER} from ${path}:\n${diffOf(plan)}`, ...foreign],
+    apply: () => [`Removed ${SERVER} from ${path}.`, ...keptAs(applySettings(plan)), ...foreign],
+  };
+}
+
+/** A reminder is no reason to fail: a file that cannot be read is for `uninstall --mcp` to report. */
+function stillRegistered(agent: Agent): boolean {
+  try {
+    return (planMcpRemoval(agent)?.merge.removed ?? 0) > 0;
+  } catch (error) {
+    if (error instanceof CommandFailedError) return false;
+    throw error;
+  }
+}
+
 // ---- the commands --------------------------------------------------------------------------------------
 
+/** `--commands` does only the slash commands, so adding the MCP server to it has no meaning. */
+function checkFlags(values: InstallArgs["values"]): void {
+  if (values.commands && values.mcp) {
+    throw new UsageError("--commands and --mcp do not go together: --commands is only the slash commands");
+  }
+}
+
 export function install({ values }: InstallArgs): number {
+  checkFlags(values);
   const where = target(values);
   const dir = commandsDir(where);
   if (values.commands) {
@@ -274,6 +368,7 @@ export function install({ values }: InstallArgs): number {
     settingsFile(values, where),
     (s) => withRegistration(s, command, where.agent),
   );
+  const mcp = values.mcp ? planMcp(where.agent) : undefined;
   const config = configToCreate();
   const commands = typeof dir === "string" ? planCommands(dir) : undefined;
 
@@ -285,6 +380,7 @@ export function install({ values }: InstallArgs): number {
             diffOf(settings)
           }`
           : `Nothing to do in ${settings.path}: docsearch-hook is registered there as it would be.`,
+        mcp && describeMcp(mcp, agentName),
         config === undefined ? undefined : `Would create ${config} from the example config.`,
         commands && describeCommands(commands),
       ].filter(Boolean).join("\n"),
@@ -297,12 +393,13 @@ export function install({ values }: InstallArgs): number {
     const backup = applySettings(settings);
     lines.push(
       `Registered docsearch-hook for ${agentName} in ${settings.path} (${events} events, command: ${command}).`,
-      ...(backup ? [`  The previous file is kept as ${backup}.`] : []),
+      ...keptAs(backup),
     );
   } else {
     lines.push(`docsearch-hook is already registered for ${agentName} in ${settings.path}; nothing changed.`);
   }
   try {
+    if (mcp) lines.push(...writeMcp(mcp, agentName));
     if (config !== undefined) {
       createConfig(config);
       lines.push(`Created ${config} from the example config: point its databases at your local docs.`);
@@ -314,7 +411,7 @@ export function install({ values }: InstallArgs): number {
     print(lines.join("\n"));
     throw new CommandFailedError(`${error.message}; the rest above was done`, error.hint);
   }
-  if (settings.merge.changed) {
+  if (settings.merge.changed || mcp?.merge.changed) {
     lines.push(`Next: restart ${agentName}, then run \`docsearch-hook doctor\` to check the setup.`);
   }
   print(lines.join("\n"));
@@ -322,6 +419,7 @@ export function install({ values }: InstallArgs): number {
 }
 
 export function uninstall({ values }: InstallArgs): number {
+  checkFlags(values);
   const where = target(values);
   const dir = commandsDir(where);
   if (values.commands) {
@@ -344,6 +442,7 @@ export function uninstall({ values }: InstallArgs): number {
   const removable = typeof dir === "string" ? removableCommands(dir) : [];
   const found = settings?.merge.removed ?? 0;
   const nothing = `No docsearch-hook entries in ${path}${settings ? "" : " (it does not exist)"}.`;
+  const mcp = mcpRemoval(where.agent, values.mcp === true);
 
   if (values["dry-run"]) {
     print([
@@ -351,6 +450,7 @@ export function uninstall({ values }: InstallArgs): number {
         ? `Would remove ${count(found, "entry", "entries")} from ${path}:\n${diffOf(settings)}`
         : nothing,
       ...removable.map((p) => `Would remove ${p}`),
+      ...mcp.preview,
     ].join("\n"));
     return 0;
   }
@@ -360,10 +460,11 @@ export function uninstall({ values }: InstallArgs): number {
     const backup = applySettings(settings);
     lines.push(
       `Removed ${count(found, "docsearch-hook entry", "docsearch-hook entries")} from ${path}.`,
-      ...(backup ? [`  The previous file is kept as ${backup}.`] : []),
+      ...keptAs(backup),
     );
   } else lines.push(nothing);
   if (typeof dir === "string" && removable.length > 0) lines.push(removeCommands(dir, removable));
+  lines.push(...mcp.apply());
   const config = userConfigPath(processEnv, Deno.build.os);
   const state = stateDir(processEnv, Deno.build.os);
   lines.push(

@@ -16,9 +16,10 @@ export function terms(query: string): string[] {
   return topical.length > 0 ? topical : words;
 }
 
-/** Every term (`all`: a chunk must hold each of them) or any of them; undefined when there is no word. */
-export function matchExpression(query: string, mode: "all" | "any"): string | undefined {
-  const words = terms(query);
-  if (words.length === 0) return undefined;
-  return words.map((word) => `"${word}"`).join(mode === "all" ? " " : " OR ");
+/** One term as an FTS5 string: a phrase of one word, whatever characters it holds. */
+export const quoted = (term: string): string => `"${term.replaceAll('"', '""')}"`;
+
+/** Every term (`all`: a passage must hold each of them) or any of them. */
+export function matchExpression(words: readonly string[], mode: "all" | "any"): string {
+  return words.map(quoted).join(mode === "all" ? " " : " OR ");
 }

@@ -4,7 +4,7 @@
  */
 import { CommandFailedError } from "../cli/errors.ts";
 import { indexFile, indexNames } from "./indexes.ts";
-import { matchExpression } from "./query.ts";
+import { matchExpression, quoted, terms } from "./query.ts";
 import { DocsIndex, type Hit } from "./store.ts";
 
 export interface Result extends Hit {
@@ -30,11 +30,12 @@ export function searchIndexes(names: readonly string[], query: string, limit: nu
   for (const name of names) {
     const index = DocsIndex.open(indexFile(name));
     try {
+      // A word no passage holds (the product's own name, a typo) cannot narrow anything: leave it out.
+      const known = terms(query).filter((term) => index.passagesWith(quoted(term)) > 0);
+      if (known.length === 0) continue;
       const seen = new Set<string>();
       for (const mode of ["all", "any"] as const) {
-        const match = matchExpression(query, mode);
-        if (match === undefined) break;
-        for (const hit of index.search(match, limit)) {
+        for (const hit of index.search(matchExpression(known, mode), limit)) {
           const key = `${hit.source}\u0000${hit.trail.join(">")}\u0000${hit.snippet}`;
           if (seen.has(key)) continue;
           seen.add(key);

@@ -118,6 +118,12 @@ export class DocsIndex {
     return { documents: count("documents"), chunks: count("chunks") };
   }
 
+  /** How many passages hold the term (an FTS5 expression for it), up to `cap`: enough to tell none from some. */
+  passagesWith(match: string, cap = 1): number {
+    return (this.db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM chunks WHERE chunks MATCH ? LIMIT ?)")
+      .get(match, cap) as { n: number }).n;
+  }
+
   /** Best first; `match` is an FTS5 expression (see query.ts). */
   search(match: string, limit: number): Hit[] {
     const rows = this.db.prepare(

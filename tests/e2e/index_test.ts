@@ -37,7 +37,10 @@ Deno.test("index add, search, refresh of changed files only, list and remove", a
     /^Indexed gitlab from .*\/docs: 4 documents, \d+ chunks \(4 new or changed, 0 unchanged, 0 removed\)/,
   );
   match(added.stderr, /skipped .*logo\.md \(binary\)/);
-  match(added.stdout, /Added the database "gitlab" in .*docsearch-config\.json: web searches about it now go to/);
+  match(
+    added.stdout,
+    /Added the database "gitlab" in .*docsearch-config\.json: web searches about it now go to/,
+  );
 
   // The redirect now names the built-in tool with arguments that search this index.
   const checked = await cli(box, ["check", "gitlab runner register", "--json"]);
@@ -67,7 +70,10 @@ Deno.test("index add, search, refresh of changed files only, list and remove", a
   match(listed.stdout, /^gitlab {2}3 documents, \d+ chunks {2}.*\/docs\n$/);
   const removed = await cli(box, ["index", "remove", "gitlab"]);
   assertEquals(removed.code, 0, removed.stderr);
-  match(removed.stdout, /^Removed the index gitlab\.\nRemoved its database entry from .*docsearch-config\.json\.\n$/);
+  match(
+    removed.stdout,
+    /^Removed the index gitlab\.\nRemoved its database entry from .*docsearch-config\.json\.\n$/,
+  );
   assertEquals((await cli(box, ["check", "gitlab runner register", "--json"])).stdout, "");
   match((await cli(box, ["index", "list"])).stdout, /^No indexes yet/);
 });

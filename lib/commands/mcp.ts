@@ -1,0 +1,159 @@
+/**
+ * `docsearch-hook mcp`: the local documentation indexes served to the agent over MCP on stdio, with the tools
+ * `search` and `list_indexes`. stdout is the protocol, so nothing else may write there: problems go to
+ * stderr, and a tool's failure goes back to the agent as its result. Runs until the agent closes stdin.
+ */
+import process from "node:process";
+// The SDK's `./*` export maps `server/mcp.js` to types at `server/mcp.js.d.ts`, which do not exist: without
+// these the type checker would see `any`.
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/server/stdio"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+import { CommandFailedError } from "../cli/errors.ts";
+import { count, printError } from "../cli/io.ts";
+import { configLocation } from "../config/layers.ts";
+import { loadConfig } from "../config/load.ts";
+import type { Database } from "../config/types.ts";
+import { indexFile, indexNames } from "../docs/indexes.ts";
+import { formatResults, searchIndexes, targetIndexes } from "../docs/search.ts";
+import { DocsIndex } from "../docs/store.ts";
+import { processEnv, stateDir } from "../paths.ts";
+import { SERVER_NAME } from "../install/mcp.ts";
+import { VERSION } from "../version.ts";
+
+const os = Deno.build.os;
+
+/** The agent reads these to decide when to call the tools: what the docs are and that they beat the web. */
+const INSTRUCTIONS = "Local, version-correct documentation indexed on this machine by docsearch-hook. " +
+  "For questions about a library, tool or product these indexes cover, call search before searching the " +
+  "web, and cite the source path or URL of the passages you use.";
+
+const SEARCH_DESCRIPTION = "Search the local documentation indexes (the docs of the versions in use here, " +
+  "indexed on this machine) and get the best passages, each with its page title, heading trail, source path " +
+  "or URL and a snippet with the matching words in [brackets]. Prefer this over web search for " +
+  "documentation questions; search the web only when these passages do not answer. Short queries in the " +
+  "docs' own words work best (e.g. 'register runner token').";
+
+const LIST_DESCRIPTION = "List the local documentation indexes: the name to pass to search, how many " +
+  "documents and passages each holds, where it was built from, and what it covers.";
+
+const searchInput = {
+  index: z.string().trim().min(1).default("all").describe(
+    'An index name from list_indexes, or "all" to search every index (the default).',
+  ),
+  query: z.string().trim().min(1, "the query is empty: say what to look for").describe(
+    "What to look for, in the docs' own words.",
+  ),
+  limit: z.number().int().min(1).max(20).default(5).describe("How many passages to return (1 to 20)."),
+};
+
+const NO_INDEXES = "There are no local documentation indexes yet. The user can add one with " +
+  "`docsearch-hook index add <name> <folder|URL>`.";
+
+interface ToolResult {
+  [key: string]: unknown;
+  content: { type: "text"; text: string }[];
+  isError?: boolean;
+}
+
+const reply = (text: string): ToolResult => ({ content: [{ type: "text", text }] });
+
+/** A failure is the agent's to read (an unknown index names the ones there are); only the unexpected is logged. */
+function answer(tool: string, work: () => string | Promise<string>): Promise<ToolResult> {
+  return Promise.resolve().then(work).then(reply, (error: unknown) => {
+    if (error instanceof CommandFailedError) {
+      return { ...reply(`${error.message}${error.hint ? `\nfix: ${error.hint}` : ""}`), isError: true };
+    }
+    printError(`docsearch-hook mcp: ${tool}: ${error instanceof Error ? error.stack : String(error)}`);
+    return {
+      ...reply(`${tool} failed: ${error instanceof Error ? error.message : String(error)}`),
+      isError: true,
+    };
+  });
+}
+
+function search(target: string, query: string, limit: number): string {
+  const results = searchIndexes(targetIndexes(target), query, limit);
+  if (results.length > 0) {
+    return `${count(results.length, "passage")} from the local docs for "${query}", best first ` +
+      `(index: ${target}). Each gives its page › headings (index), then its source, then a snippet.\n\n` +
+      formatResults(results);
+  }
+  const names = indexNames();
+  if (names.length === 0) return NO_INDEXES;
+  return `Nothing in ${target === "all" ? "the local indexes" : `the index ${target}`} matches "${query}". ` +
+    `The indexes there are: ${names.join(", ")}. Try other words, another index, or "all".`;
+}
+
+/**
+ * The config's databases served by this server, by index: their descriptions and keywords say what an index
+ * covers better than its name does. The config is a nicety here, so a config that cannot be read is none.
+ */
+async function databasesByIndex(): Promise<Map<string, Database[]>> {
+  const byIndex = new Map<string, Database[]>();
+  try {
+    const location = configLocation(undefined, processEnv, os, Deno.cwd());
+    const config = await loadConfig(location, stateDir(processEnv, os), os, Date.now());
+    for (const database of config.databases) {
+      if (!database.enabled || !database.mcpToolName.startsWith(`mcp__${SERVER_NAME}__`)) continue;
+      const index = database.indexName ?? database.name;
+      byIndex.set(index, [...byIndex.get(index) ?? [], database]);
+    }
+  } catch (error) {
+    printError(`docsearch-hook mcp: the config was not read: ${(error as Error).message}`);
+  }
+  return byIndex;
+}
+
+async function listIndexes(): Promise<string> {
+  const names = indexNames();
+  if (names.length === 0) return NO_INDEXES;
+  const databases = await databasesByIndex();
+  const lines = names.map((name) => {
+    const index = DocsIndex.open(indexFile(name));
+    try {
+      const { documents, chunks } = index.counts();
+      const about = (databases.get(name) ?? []).flatMap((database) => [
+        ...database.description ? [`   about: ${database.description}`] : [],
+        `   keywords: ${database.keywords.join(", ")}`,
+      ]);
+      return [
+        `- ${name}: ${count(documents, "document")}, ${count(chunks, "passage")}, from ${
+          index.meta("root") ?? "(unknown)"
+        }`,
+        ...about,
+      ].join("\n");
+    } finally {
+      index.close();
+    }
+  });
+  return `${count(names.length, "local documentation index", "local documentation indexes")} ` +
+    `(search one with search {"index": "<name>", "query": "…"}, or all with "all"):\n${lines.join("\n")}`;
+}
+
+export async function run(): Promise<number> {
+  const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: INSTRUCTIONS });
+  server.registerTool("search", {
+    title: "Search local documentation",
+    description: SEARCH_DESCRIPTION,
+    inputSchema: searchInput,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }, ({ index, query, limit }) => answer("search", () => search(index, query, limit)));
+  server.registerTool("list_indexes", {
+    title: "List local documentation indexes",
+    description: LIST_DESCRIPTION,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  }, () => answer("list_indexes", listIndexes));
+
+  const closed = new Promise<void>((resolve) => server.server.onclose = resolve);
+  // The transport does not watch for the end of its input; the agent closing stdin is the signal to stop.
+  process.stdin.once("end", () => void server.close());
+  // Nobody is left to read the answers.
+  process.stdout.once("error", () => void server.close());
+  server.server.onerror = (error) => printError(`docsearch-hook mcp: ${error.message}`);
+  await server.connect(new StdioServerTransport());
+  await closed;
+  return 0;
+}
