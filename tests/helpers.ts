@@ -1,4 +1,5 @@
 /** Shared test helpers: config builders and a sandboxed runner for the real CLI. */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { type Config, type Database, DEFAULT_CAPTURE, DEFAULT_CONTEXT } from "../lib/config/types.ts";
 import { fileUrlPath } from "../lib/paths.ts";
 
@@ -151,6 +152,22 @@ export const runScript = (script: string, args: string[], options: RunOptions): 
 /** `docsearch-hook ARGS`, run from source. */
 export const runCli = (args: string[], options: RunOptions): Promise<CliResult> =>
   runScript("main.ts", args, options);
+
+/** What install registers when run from this checkout: deno running main.ts with its deno.json. */
+export const SELF = [Deno.execPath(), "run", "-A", "--quiet", `--config=${ROOT}deno.json`, `${ROOT}main.ts`];
+
+/** A command that did its job: exit 0, nothing on stderr; its stdout. */
+export function succeeded(result: CliResult): string {
+  assertEquals([result.code, result.stderr], [0, ""], result.stderr + result.stdout);
+  return result.stdout;
+}
+
+/** The backups install made beside `path` (full paths). */
+export async function backupsOf(path: string): Promise<string[]> {
+  const dir = path.slice(0, path.lastIndexOf("/"));
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return (await listDir(dir)).filter((entry) => entry.startsWith(`${name}.bak`)).map((e) => `${dir}/${e}`);
+}
 
 /** A fixture event with some fields replaced. */
 export function event(path: string, overrides: Record<string, unknown> = {}): string {

@@ -6,8 +6,8 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { shellWords } from "../../lib/install/shell.ts";
 import {
+  backupsOf,
   CLAUDE_EVENTS,
-  type CliResult,
   exists,
   fixture,
   listDir,
@@ -17,10 +17,10 @@ import {
   runProgram,
   type Sandbox,
   sandbox,
+  SELF,
+  succeeded,
 } from "../helpers.ts";
 
-/** What install registers when run from this checkout: deno running main.ts with its deno.json. */
-const SELF = [Deno.execPath(), "run", "-A", "--quiet", `--config=${ROOT}deno.json`, `${ROOT}main.ts`];
 const HOOK_WORDS = [...SELF, "hook"];
 
 const SLASH_FILES = ["disable.md", "enable.md", "status.md"];
@@ -50,12 +50,6 @@ const cli = (
   { env = {}, cwd }: { env?: Record<string, string>; cwd?: string } = {},
 ) => runCli(args, { env: { ...box.env, ...env }, cwd });
 
-/** A command that did its job: exit 0, nothing on stderr. */
-function succeeded(result: CliResult): string {
-  assertEquals([result.code, result.stderr], [0, ""], result.stderr + result.stdout);
-  return result.stdout;
-}
-
 /** `text` names `path` (with either separator: Windows prints backslashes). */
 const mentions = (text: string, path: string) =>
   ok(text.replaceAll("\\", "/").includes(path.replaceAll("\\", "/")), `${path} not in:\n${text}`);
@@ -72,13 +66,6 @@ async function tree(root: string, prefix = ""): Promise<string[]> {
     else out.push(rel);
   }
   return out.sort();
-}
-
-/** The backups install made beside `path`. */
-async function backupsOf(path: string): Promise<string[]> {
-  const dir = path.slice(0, path.lastIndexOf("/"));
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  return (await listDir(dir)).filter((entry) => entry.startsWith(`${name}.bak`)).map((e) => `${dir}/${e}`);
 }
 
 interface Handler {

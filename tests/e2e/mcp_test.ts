@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
-  type CliResult,
+  backupsOf,
   exists,
   listDir,
   ROOT,
@@ -18,19 +18,14 @@ import {
   runProgram,
   type Sandbox,
   sandbox,
+  SELF,
+  succeeded,
 } from "../helpers.ts";
 
-/** What install registers when run from this checkout: deno running main.ts with its deno.json. */
-const SELF = [Deno.execPath(), "run", "-A", "--quiet", `--config=${ROOT}deno.json`, `${ROOT}main.ts`];
 const ENTRY = { type: "stdio", command: SELF[0], args: [...SELF.slice(1), "mcp"], env: {} };
 
 const cli = (box: Sandbox, args: string[], env: Record<string, string> = {}) =>
   runCli(args, { env: { ...box.env, ...env } });
-
-function succeeded(result: CliResult): string {
-  assertEquals([result.code, result.stderr], [0, ""], result.stderr + result.stdout);
-  return result.stdout;
-}
 
 /** Three pages, one of which answers "register a runner". */
 async function docsFolder(box: Sandbox): Promise<string> {
@@ -237,13 +232,6 @@ const CLAUDE_JSON = {
 };
 const CLAUDE_TEXT = JSON.stringify(CLAUDE_JSON, null, 2);
 
-/** The backups install made beside `path`. */
-async function backupsOf(path: string): Promise<string[]> {
-  const dir = path.slice(0, path.lastIndexOf("/"));
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  return (await listDir(dir)).filter((entry) => entry.startsWith(`${name}.bak`));
-}
-
 Deno.test("install --mcp: the hook and our server in ~/.claude.json, the rest kept byte for byte; uninstall --mcp restores it", async () => {
   await using box = await sandbox();
   await Deno.writeTextFile(claudeJsonOf(box), CLAUDE_TEXT);
@@ -270,7 +258,7 @@ Deno.test("install --mcp: the hook and our server in ~/.claude.json, the rest ke
   assertEquals(await Deno.readTextFile(claudeJsonOf(box)), expected);
   const [backup, ...more] = await backupsOf(claudeJsonOf(box));
   assertEquals(more, []);
-  assertEquals(await Deno.readTextFile(`${box.home}/${backup}`), CLAUDE_TEXT);
+  assertEquals(await Deno.readTextFile(backup), CLAUDE_TEXT);
 
   // The command written there starts the server.
   {
