@@ -7,7 +7,7 @@
 import { CommandFailedError, UsageError } from "../cli/errors.ts";
 import { count, print, printError } from "../cli/io.ts";
 import { userConfigPath } from "../config/layers.ts";
-import { withIndexEntry, withoutIndexEntry } from "../docs/config_entry.ts";
+import { type EntryChange, withIndexEntry, withoutIndexEntry } from "../docs/config_entry.ts";
 import {
   crawl,
   CrawlInterruptedError,
@@ -18,15 +18,10 @@ import {
 import { checkIndexName, indexesDir, indexFile, indexNames } from "../docs/indexes.ts";
 import { documentationFiles, readDocument } from "../docs/sources.ts";
 import { DocsIndex } from "../docs/store.ts";
-import { backUp, exists, makeDir, readIfExists, writeAtomically } from "../files.ts";
-import {
-  checkRewritable,
-  formatSettings,
-  layoutOf,
-  parseSettings,
-  SettingsError,
-} from "../install/settings.ts";
-import { dirName, processEnv, resolvePath } from "../paths.ts";
+import { exists } from "../files.ts";
+import { applySettings, planSettings } from "../install/json_file.ts";
+import type { Settings } from "../install/settings.ts";
+import { processEnv, resolvePath } from "../paths.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 
 export interface IndexArgs {
@@ -174,29 +169,22 @@ function configFile(values: IndexArgs["values"]): string {
 }
 
 /**
- * Rewrites the config through `change`, keeping its layout, after a backup; returns what changed. A config
- * that cannot be read or rewritten exactly is left alone, with the index already built.
+ * Rewrites the config through `change`, keeping its layout, after a backup. A config that cannot be read or
+ * rewritten exactly is left alone, and the message says the index itself is built.
  */
-function editConfig(
-  path: string,
-  change: (config: Record<string, unknown>) => ReturnType<typeof withIndexEntry>,
-): ReturnType<typeof withIndexEntry> {
-  const before = readIfExists(path);
+function editConfig(path: string, change: (config: Settings) => EntryChange): EntryChange {
   try {
-    const result = change(parseSettings(before ?? "", path));
-    if (result.change === "unchanged") return result;
-    checkRewritable(before ?? "", path);
-    if (before === undefined) makeDir(dirName(path));
-    else backUp(path, new Date());
-    writeAtomically(path, formatSettings(result.config, layoutOf(before)));
-    return result;
+    const plan = planSettings(path, (config) => {
+      const result = change(config);
+      return { ...result, settings: result.config, changed: result.change !== "unchanged" };
+    });
+    if (plan.merge.changed) applySettings(plan);
+    return plan.merge;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    if (!(error instanceof CommandFailedError)) throw error;
     throw new CommandFailedError(
-      `the index is built, but the config was not updated: ${message}`,
-      error instanceof SettingsError && error.hint
-        ? error.hint
-        : "fix the config (docsearch-hook doctor), then run the same command again",
+      `the index is built, but ${path} was not updated: ${error.message}`,
+      error.hint ?? "fix the config (docsearch-hook doctor), then run the same command again",
     );
   }
 }

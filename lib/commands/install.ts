@@ -9,23 +9,16 @@ import exampleConfig from "../../config.example.json" with { type: "json" };
 import { CommandFailedError, UsageError } from "../cli/errors.ts";
 import { count, print } from "../cli/io.ts";
 import { userConfigPath } from "../config/layers.ts";
-import { unifiedDiff } from "../install/diff.ts";
-import { backUp, makeDir, readIfExists, writeAtomically } from "../files.ts";
+import { applySettings, diffOf, planSettings, type SettingsPlan } from "../install/json_file.ts";
+import { makeDir, readIfExists, writeAtomically } from "../files.ts";
 import {
   type Agent,
   AGENT_NAMES,
   AGENTS,
-  checkRewritable,
-  formatSettings,
   hookCommand,
-  layoutOf,
-  type Merge,
-  parseSettings,
   registrationsFor,
   type Scope,
   SCOPES,
-  type Settings,
-  SettingsError,
   settingsPath,
   withoutRegistration,
   withRegistration,
@@ -195,50 +188,11 @@ function removeCommands(dir: string, removable: readonly string[]): string {
 
 // ---- the settings file -------------------------------------------------------------------------------
 
-interface SettingsPlan<M extends Merge = Merge> {
-  path: string;
-  before?: string;
-  after: string;
-  merge: M;
-}
-
 function settingsFile(values: InstallArgs["values"], where: Target): string {
   if (values.settings) return values.settings;
   const path = settingsPath(where.agent, where.scope, processEnv, Deno.build.os, where.projectDir);
   if (path === undefined) throw new CommandFailedError(NO_HOME, "set HOME, or pass --settings PATH");
   return path;
-}
-
-function planSettings<M extends Merge>(path: string, change: (settings: Settings) => M): SettingsPlan<M> {
-  const before = readIfExists(path);
-  try {
-    const merge = change(parseSettings(before ?? "", path));
-    if (merge.changed) checkRewritable(before ?? "", path);
-    const after = merge.changed ? formatSettings(merge.settings, layoutOf(before)) : before ?? "";
-    return { path, before, after, merge };
-  } catch (error) {
-    if (!(error instanceof SettingsError)) throw error;
-    throw new CommandFailedError(`${error.message}; nothing was changed`, error.hint);
-  }
-}
-
-function diffOf(plan: SettingsPlan): string {
-  return unifiedDiff(plan.before ?? "", plan.after, [
-    plan.before === undefined ? "/dev/null" : plan.path,
-    plan.path,
-  ]);
-}
-
-/** Writes the new settings after a backup of the old; returns the backup's path. */
-function applySettings(plan: SettingsPlan): string | undefined {
-  if (plan.before === undefined) {
-    makeDir(dirName(plan.path));
-    writeAtomically(plan.path, plan.after);
-    return undefined;
-  }
-  const backup = backUp(plan.path, new Date());
-  writeAtomically(plan.path, plan.after);
-  return backup;
 }
 
 const keptAs = (backup: string | undefined) => backup ? [`  The previous file is kept as ${backup}.`] : [];

@@ -3,6 +3,7 @@
  * search names `mcp__docsearch__search` with the literal arguments that search this index. Pure: the config
  * as parsed JSON in, the new one and what changed out.
  */
+import { SettingsError } from "../install/settings.ts";
 
 /** The MCP server `install --mcp` registers is "docsearch"; Claude Code names its tools mcp__<server>__<tool>. */
 export const BUILT_IN_TOOL = "mcp__docsearch__search";
@@ -34,7 +35,10 @@ const entryName = (entry: Entry): unknown =>
 function databasesOf(config: Record<string, unknown>): Entry[] {
   const databases = config.databases ?? [];
   if (!Array.isArray(databases)) {
-    throw new Error('"databases" is not a list; fix the config file first (docsearch-hook doctor)');
+    throw new SettingsError(
+      '"databases" is not a list',
+      "make it a list of database entries (docsearch-hook doctor)",
+    );
   }
   return databases as Entry[];
 }
