@@ -23,7 +23,7 @@ export function run({ positionals, values }: SearchArgs): number {
   }
   const results = searchIndexes(targetIndexes(target), query, limit);
   if (values.json) {
-    print(JSON.stringify(results.map(({ score: _, ...result }) => result), null, 2));
+    print(JSON.stringify(results.map(({ score: _, passage: __, ...result }) => result), null, 2));
     return 0;
   }
   print(

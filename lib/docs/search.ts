@@ -24,31 +24,53 @@ export function targetIndexes(target: string): string[] {
   return [target];
 }
 
+/** More than this many passages of one page would crowd other pages out of a short list. */
+const PER_PAGE = 2;
+/** Candidates ranked per index: enough that the right passage is among them when any word matches. */
+const CANDIDATES = 200;
+/** How much more a passage counts when the query's words are in its page title or headings (all of them: 1.5×). */
+const HEADINGS_BOOST = 0.5;
+
 /** The best `limit` passages for `query` in the named indexes, best first. */
 export function searchIndexes(names: readonly string[], query: string, limit: number): Result[] {
-  const results: Result[] = [];
+  const ranked: (Result & { match: string })[] = [];
   for (const name of names) {
     const index = DocsIndex.open(indexFile(name));
     try {
       // A word no passage holds (the product's own name, a typo) cannot narrow anything: leave it out.
       const known = terms(query).filter((term) => index.passagesWith(quoted(term)) > 0);
       if (known.length === 0) continue;
-      const seen = new Set<string>();
-      for (const mode of ["all", "any"] as const) {
-        for (const hit of index.search(matchExpression(known, mode), limit)) {
-          const key = `${hit.source}\u0000${hit.trail.join(">")}\u0000${hit.snippet}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          // Passages that hold every word rank above those that hold some.
-          results.push({ ...hit, index: name, score: mode === "all" ? hit.score - 1000 : hit.score });
-        }
-        if (seen.size >= limit) break;
+      const match = matchExpression(known, "any");
+      const candidates = index.search(match, CANDIDATES);
+      const holders = known.map((term) => index.holding(quoted(term)));
+      const headed = known.map((term) => index.holding(`{title trail} : ${quoted(term)}`));
+      for (const hit of candidates) {
+        const coverage = holders.filter((set) => set.has(hit.passage)).length / known.length;
+        const headings = headed.filter((set) => set.has(hit.passage)).length / known.length;
+        const score = hit.score * coverage * (1 + HEADINGS_BOOST * headings);
+        ranked.push({ ...hit, index: name, score, match });
       }
     } finally {
       index.close();
     }
   }
-  return results.sort((a, b) => a.score - b.score).slice(0, limit);
+  ranked.sort((a, b) => a.score - b.score);
+  const perPage = new Map<string, number>();
+  const best = ranked.filter((hit) => {
+    const shown = perPage.get(`${hit.index}\u0000${hit.source}`) ?? 0;
+    perPage.set(`${hit.index}\u0000${hit.source}`, shown + 1);
+    return shown < PER_PAGE;
+  }).slice(0, limit);
+  return names.flatMap((name) => {
+    const mine = best.filter((hit) => hit.index === name);
+    if (mine.length === 0) return [];
+    const index = DocsIndex.open(indexFile(name));
+    try {
+      return mine.map(({ match, ...hit }) => ({ ...hit, snippet: index.snippet(match, hit.passage) }));
+    } finally {
+      index.close();
+    }
+  }).sort((a, b) => a.score - b.score);
 }
 
 /** Results as numbered text with where each comes from: what a person or an agent reads and quotes. */

@@ -27,7 +27,7 @@ const SCHEMA = `
 `;
 
 /** Title and headings weigh more than body text: a page about a thing names it in its headings. */
-const WEIGHTS = "5.0, 3.0, 1.0";
+const WEIGHTS = "10.0, 3.0, 1.0";
 
 /** What a document was when read, to tell whether it changed. */
 export interface DocumentStamp {
@@ -47,6 +47,8 @@ export interface Hit {
   snippet: string;
   /** BM25 as FTS5 gives it: lower is better. */
   score: number;
+  /** The passage's row, to ask more of it (see `holding`). */
+  passage: number;
 }
 
 export class DocsIndex {
@@ -124,15 +126,38 @@ export class DocsIndex {
       .get(match, cap) as { n: number }).n;
   }
 
-  /** Best first; `match` is an FTS5 expression (see query.ts). */
+  /** Best first, without snippets (they cost more than the ranking); `match` is an FTS5 expression (query.ts). */
   search(match: string, limit: number): Hit[] {
     const rows = this.db.prepare(
-      `SELECT documents.source AS source, chunks.title AS title, chunks.trail AS trail,
-              snippet(chunks, 2, '[', ']', '…', 24) AS snippet, bm25(chunks, ${WEIGHTS}) AS score
+      `SELECT chunks.rowid AS passage, documents.source AS source, chunks.title AS title, chunks.trail AS trail,
+              bm25(chunks, ${WEIGHTS}) AS score
        FROM chunks JOIN documents ON documents.id = chunks.document
        WHERE chunks MATCH ? ORDER BY score LIMIT ?`,
-    ).all(match, limit) as unknown as (Omit<Hit, "trail"> & { trail: string })[];
-    return rows.map((row) => ({ ...row, trail: row.trail === "" ? [] : row.trail.split(" > ") }));
+    ).all(match, limit) as unknown as (Omit<Hit, "trail" | "snippet"> & { trail: string })[];
+    return rows.map((row) => ({
+      ...row,
+      snippet: "",
+      trail: row.trail === "" ? [] : row.trail.split(" > "),
+    }));
+  }
+
+  /** The passage's text around what `match` finds, the matches in [brackets]. */
+  snippet(match: string, passage: number): string {
+    const row = this.db.prepare(
+      "SELECT snippet(chunks, 2, '[', ']', '…', 24) AS snippet FROM chunks WHERE chunks MATCH ? AND rowid = ?",
+    ).get(match, passage) as { snippet: string } | undefined;
+    return row?.snippet ?? "";
+  }
+
+  /**
+   * Every passage `match` (one term, say) finds: for scoring candidates by how many of a query's terms each
+   * holds. A plain MATCH and a set is far faster than MATCH with `rowid IN (…)`, which FTS5 cannot narrow.
+   */
+  holding(match: string): Set<number> {
+    const rows = this.db.prepare("SELECT rowid AS passage FROM chunks WHERE chunks MATCH ?").all(match) as {
+      passage: number;
+    }[];
+    return new Set(rows.map((row) => row.passage));
   }
 
   /** Adds URLs to the crawl queue; ones already known (queued, done or skipped) stay as they are. */
