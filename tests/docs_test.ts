@@ -72,7 +72,9 @@ Deno.test("DocsIndex: put, search with weights and snippets, replace, remove, st
     const hits = index.search(matchExpression(["executors"], "all"), 5);
     assertEquals(hits.map((hit) => hit.source), ["/docs/runners.md", "/docs/other.md"]);
     assertEquals(hits[0].trail, ["Configure", "Executors"]);
-    ok(hits[0].snippet.includes("[executors]") || hits[0].snippet.includes("[Executors]"), hits[0].snippet);
+    const snippet = index.snippet(matchExpression(["executors"], "all"), hits[0].passage);
+    ok(snippet.includes("[executors]") || snippet.includes("[Executors]"), snippet);
+    assertEquals(index.holding('"executors"'), new Set(hits.map((hit) => hit.passage)));
     // Stemming: "configured" finds "Configure".
     ok(index.search(matchExpression(["configured"], "all"), 5).length > 0);
     assertEquals(index.stamps().get("/docs/other.md"), { size: 5, version: "2" });
