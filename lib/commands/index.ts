@@ -95,7 +95,9 @@ function buildFromFiles(name: string, root: string): void {
 /** Crawls (or resumes crawling) a docs site into the index; prints what changed. */
 async function buildFromSite(name: string, start: URL, options: CrawlOptions): Promise<void> {
   const started = performance.now();
+  const isNew = !exists(indexFile(name));
   const index = openIndex(name);
+  let dropIndex = false;
   try {
     const report = await crawl(index, start, options, {
       fetch,
@@ -120,6 +122,8 @@ async function buildFromSite(name: string, start: URL, options: CrawlOptions): P
     }
   } catch (error) {
     if (error instanceof SiteUnreachableError) {
+      // Nothing was read: an index made for this run would only be an empty name in `index list`.
+      dropIndex = isNew;
       throw new CommandFailedError(error.message, "check the URL and the network, then run the same command");
     }
     if (error instanceof CrawlInterruptedError) {
@@ -131,6 +135,18 @@ async function buildFromSite(name: string, start: URL, options: CrawlOptions): P
     throw error;
   } finally {
     index.close();
+    if (dropIndex) deleteIndexFiles(name);
+  }
+}
+
+/** The index file and SQLite's companions; what is already gone is fine. */
+function deleteIndexFiles(name: string): void {
+  for (const suffix of ["", "-wal", "-shm"]) {
+    try {
+      Deno.removeSync(indexFile(name) + suffix);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
   }
 }
 
@@ -192,14 +208,15 @@ function editConfig(path: string, change: (config: Settings) => EntryChange): En
 function updateConfig(name: string, source: string, values: IndexArgs["values"]): void {
   if (values["no-config"]) return;
   const path = configFile(values);
-  const domains = list("domains", values.domains) ?? (isUrl(source) ? [new URL(source).hostname] : undefined);
+
   const result = editConfig(path, (config) =>
     withIndexEntry(config, {
       name,
       path: indexFile(name),
       source,
       keywords: list("keywords", values.keywords),
-      domains,
+      domains: list("domains", values.domains),
+      defaultDomains: isUrl(source) ? [new URL(source).hostname] : undefined,
       description: values.description,
     }));
   if (result.change === "unchanged") return;
@@ -221,8 +238,8 @@ function listIndexes(): void {
     const index = DocsIndex.open(indexFile(name));
     try {
       const { queued } = index.crawlCounts();
-      const unfinished = queued > 0
-        ? `  (crawl interrupted, ${queued} pages queued: index refresh ${name})`
+      const unfinished = index.meta("crawl") === "running"
+        ? `  (crawl interrupted, ${queued} pages queued: index refresh ${name} resumes it)`
         : "";
       print(`${name}  ${totals(index)}  ${index.meta("root") ?? ""}${unfinished}`);
     } finally {
@@ -234,13 +251,7 @@ function listIndexes(): void {
 function remove(name: string, values: IndexArgs["values"]): void {
   const file = indexFile(name);
   if (!exists(file)) throw new CommandFailedError(`there is no index ${name}`, "docsearch-hook index list");
-  for (const suffix of ["", "-wal", "-shm"]) {
-    try {
-      Deno.removeSync(file + suffix);
-    } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
-    }
-  }
+  deleteIndexFiles(name);
   print(`Removed the index ${name}.`);
   if (values["no-config"]) return;
   const path = configFile(values);

@@ -14,6 +14,8 @@ export interface IndexEntry {
   path: string;
   keywords?: string[];
   domains?: string[];
+  /** Domains for an entry that has none yet (a crawled site's host); never replaces the user's. */
+  defaultDomains?: string[];
   description?: string;
   /** Where the docs came from, for a default description. */
   source: string;
@@ -52,7 +54,9 @@ export function withIndexEntry(config: Record<string, unknown>, index: IndexEntr
     ...old,
     name: index.name,
     keywords: index.keywords ?? old.keywords ?? [index.name],
-    ...(index.domains ?? old.domains) !== undefined ? { domains: index.domains ?? old.domains } : {},
+    ...(index.domains ?? old.domains ?? index.defaultDomains) !== undefined
+      ? { domains: index.domains ?? old.domains ?? index.defaultDomains }
+      : {},
     path: index.path,
     mcp_tool_name: BUILT_IN_TOOL,
     tool_args: { index: index.name, query: "{query}" },

@@ -101,10 +101,8 @@ async function readCapped(response: Response): Promise<Uint8Array | undefined> {
   let total = 0;
   for await (const part of response.body ?? []) {
     total += part.length;
-    if (total > MAX_FILE_BYTES) {
-      await response.body?.cancel();
-      return undefined;
-    }
+    // Leaving the loop cancels the stream: the rest is never downloaded.
+    if (total > MAX_FILE_BYTES) return undefined;
     parts.push(part);
   }
   const bytes = new Uint8Array(total);
@@ -126,7 +124,9 @@ export async function crawl(
 ): Promise<CrawlReport> {
   const inScope = crawlScope(start);
   const stamps = index.stamps();
-  const resumed = index.meta("root") === start.href && index.crawlCounts().queued > 0;
+  // A pass that did not end (interrupted, the site down) is finished first, the pages that failed asked again.
+  const resumed = index.meta("root") === start.href && index.meta("crawl") === "running";
+  const retried = resumed ? index.retryFailed() : 0;
   const report: CrawlReport = {
     resumed,
     fetched: 0,
@@ -137,6 +137,7 @@ export async function crawl(
     limitReached: false,
   };
   index.setMeta("root", start.href);
+  index.setMeta("crawl", "running");
 
   /** A request with retries for what may pass (timeouts, 429, 5xx); the last response or error otherwise. */
   const request = async (url: URL, headers: Record<string, string> = {}): Promise<Response> => {
@@ -165,7 +166,10 @@ export async function crawl(
     if (fromSitemaps.length > 0) deps.progress(`sitemap: ${fromSitemaps.length} pages under ${start.href}`);
   } else {
     const { done, queued } = index.crawlCounts();
-    deps.progress(`resuming the crawl of ${start.href}: ${done} pages read, ${queued} queued`);
+    deps.progress(
+      `resuming the crawl of ${start.href}: ${done} pages read, ${queued} queued` +
+        (retried > 0 ? ` (${retried} the site did not answer last time)` : ""),
+    );
   }
 
   const polite = robots.crawlDelay !== undefined && robots.crawlDelay > 0;
@@ -176,7 +180,7 @@ export async function crawl(
   const visit = async (href: string): Promise<void> => {
     const url = new URL(href);
     if (!robots.allowed(url.pathname + url.search)) {
-      index.markCrawled(href, "skipped", "disallowed by robots.txt");
+      index.markCrawled(href, "skipped", robots.blockedBecause ?? "disallowed by robots.txt");
       return;
     }
     const validator = stamps.get(href)?.validator;
@@ -186,16 +190,31 @@ export async function crawl(
     } catch (error) {
       failuresInARow++;
       lastFailure = (error as Error).message;
-      index.markCrawled(href, "skipped", `could not be read: ${lastFailure}`);
+      index.markCrawled(href, "failed", `could not be read: ${lastFailure}`);
       return;
     }
     report.fetched++;
     if (transient(response.status)) {
+      await response.body?.cancel();
       failuresInARow++;
       lastFailure = `HTTP ${response.status}`;
-    } else failuresInARow = 0;
+      index.markCrawled(
+        href,
+        "failed",
+        `HTTP ${response.status}, after ${options.retryDelaysMs.length + 1} tries`,
+      );
+      return;
+    }
+    failuresInARow = 0;
+    const follow = (links: readonly string[]) =>
+      index.enqueue(
+        links.map((link) => pageUrl(link, url)).filter((link) => link !== undefined).filter(inScope)
+          .map((link) => link.href),
+      );
     if (response.status === 304) {
       await response.body?.cancel();
+      // No body: the links are the ones the page had when it was read.
+      follow(index.linksOf(href));
       report.unchanged++;
       index.markCrawled(href, "done");
       return;
@@ -233,14 +252,19 @@ export async function crawl(
       index.markCrawled(href, "skipped", read.skipped);
       return;
     }
-    const links = read.links.map((link) => pageUrl(link, url)).filter((link) => link !== undefined);
-    index.enqueue(links.filter(inScope).map((link) => link.href));
+    follow(read.links);
     const version = hash53(new TextDecoder().decode(bytes));
     const responseValidator = response.headers.get("etag") ?? response.headers.get("last-modified") ??
       undefined;
     if (stamps.get(href)?.version === version) report.unchanged++;
     else {
-      index.put(href, read.title, { size: bytes.length, version, validator: responseValidator }, read.chunks);
+      index.put(
+        href,
+        read.title,
+        { size: bytes.length, version, validator: responseValidator },
+        read.chunks,
+        read.links,
+      );
       report.changed++;
     }
     index.markCrawled(href, "done");
@@ -281,6 +305,7 @@ export async function crawl(
     report.removed++;
   }
   report.skipped = index.skippedPages();
+  index.setMeta("crawl", "complete");
   return report;
 }
 
@@ -300,7 +325,14 @@ async function readRobots(start: URL, request: (url: URL) => Promise<Response>):
   if (!response.ok) {
     await response.body?.cancel();
     // RFC 9309: an unreachable robots.txt (5xx) means "assume complete disallow"; a missing one allows all.
-    if (response.status >= 500) return { allowed: () => false, sitemaps: [] };
+    if (response.status >= 500) {
+      return {
+        allowed: () => false,
+        sitemaps: [],
+        blockedBecause:
+          `robots.txt answered HTTP ${response.status}, which means "crawl nothing" until it answers`,
+      };
+    }
     return ALLOW_ALL;
   }
   return parseRobots(await response.text());

@@ -15,6 +15,8 @@ type Element = Parameters<typeof DomUtils.getAttributeValue>[0];
 /** Never text: code, media and controls. */
 const SKIPPED_TAGS = new Set([
   "head",
+  // Read apart as the page's title; without a <head> it would otherwise be body text.
+  "title",
   "script",
   "style",
   "noscript",
@@ -152,7 +154,16 @@ export function readHtml(html: string): HtmlPage {
     const name = node.name.toLowerCase();
     const heading = HEADING.exec(name);
     if (heading !== null) {
-      const text = words(DomUtils.textContent(node));
+      // Rendered, not textContent: a permalink's "¶" inside a heading is furniture too.
+      const parts: string[] = [];
+      const collect = (child: Node): void => {
+        if (child.type === ElementType.Text) parts.push(child.data);
+        else if (child.type === ElementType.Tag && !isFurniture(child, insideContent)) {
+          child.children.forEach(collect);
+        }
+      };
+      node.children.forEach(collect);
+      const text = words(parts.join(""));
       if (text !== "") out.push(`\n\n${"#".repeat(Number(heading[1]))} ${text}\n\n`);
       return;
     }

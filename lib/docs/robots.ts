@@ -14,6 +14,8 @@ interface Rule {
 
 export interface Robots {
   allowed(path: string): boolean;
+  /** Why nothing is allowed, when robots.txt itself could not be read. */
+  blockedBecause?: string;
   /** Seconds to wait between requests, when the site asks. */
   crawlDelay?: number;
   sitemaps: string[];
@@ -21,7 +23,9 @@ export interface Robots {
 
 export const ALLOW_ALL: Robots = { allowed: () => true, sitemaps: [] };
 
-function compile(path: string): RegExp {
+function compile(rule: string): RegExp {
+  // Rules may be written with raw UTF-8; the paths they are matched against are percent-encoded (RFC 9309 2.2.2).
+  const path = rule.replace(/[^\x00-\x7F]+/g, (text) => encodeURIComponent(text));
   const anchored = path.endsWith("$");
   const body = (anchored ? path.slice(0, -1) : path)
     .split("*")
@@ -64,7 +68,8 @@ export function parseRobots(text: string, agent = USER_AGENT): Robots {
       if (Number.isFinite(seconds) && seconds >= 0) current.delay = seconds;
     }
   }
-  const ours = groups.filter((group) => group.agents.some((name) => name !== "*" && agent.startsWith(name)));
+  // The whole product token, compared case-insensitively (RFC 9309 2.2.1): "docs" is another crawler.
+  const ours = groups.filter((group) => group.agents.includes(agent.toLowerCase()));
   const chosen = ours.length > 0 ? ours : groups.filter((group) => group.agents.includes("*"));
   const rules = chosen.flatMap((group) => group.rules);
   const delays = chosen.map((group) => group.delay).filter((delay) => delay !== undefined);

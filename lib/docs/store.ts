@@ -13,11 +13,12 @@ const SCHEMA = `
     title TEXT NOT NULL,
     size INTEGER NOT NULL,
     version TEXT NOT NULL,
-    validator TEXT
+    validator TEXT,
+    links TEXT
   );
   CREATE TABLE IF NOT EXISTS crawl (
     url TEXT PRIMARY KEY,
-    state TEXT NOT NULL CHECK (state IN ('queued', 'done', 'skipped')),
+    state TEXT NOT NULL CHECK (state IN ('queued', 'done', 'skipped', 'failed')),
     note TEXT
   );
   CREATE VIRTUAL TABLE IF NOT EXISTS chunks USING fts5(
@@ -38,7 +39,8 @@ export interface DocumentStamp {
   validator?: string;
 }
 
-export type CrawlState = "queued" | "done" | "skipped";
+/** `failed`: the site did not answer (5xx, timeout) even after retries; the next run asks again. */
+export type CrawlState = "queued" | "done" | "skipped" | "failed";
 
 export interface Hit {
   source: string;
@@ -97,12 +99,18 @@ export class DocsIndex {
   }
 
   /** Replaces a document and its chunks in one transaction: a search sees the old one or the new one. */
-  put(source: string, title: string, stamp: DocumentStamp, chunks: readonly Chunk[]): void {
+  put(
+    source: string,
+    title: string,
+    stamp: DocumentStamp,
+    chunks: readonly Chunk[],
+    links: readonly string[] = [],
+  ): void {
     this.transaction(() => {
       this.deleteDocument(source);
       const { lastInsertRowid } = this.db.prepare(
-        "INSERT INTO documents (source, title, size, version, validator) VALUES (?, ?, ?, ?, ?)",
-      ).run(source, title, stamp.size, stamp.version, stamp.validator ?? null);
+        "INSERT INTO documents (source, title, size, version, validator, links) VALUES (?, ?, ?, ?, ?, ?)",
+      ).run(source, title, stamp.size, stamp.version, stamp.validator ?? null, JSON.stringify(links));
       const insert = this.db.prepare("INSERT INTO chunks (title, trail, body, document) VALUES (?, ?, ?, ?)");
       for (const chunk of chunks) {
         insert.run(chunk.title, chunk.trail.join(" > "), chunk.text, lastInsertRowid);
@@ -160,6 +168,14 @@ export class DocsIndex {
     return new Set(rows.map((row) => row.passage));
   }
 
+  /** The links a crawled page held when it was read: a 304 on refresh has no body to find them in. */
+  linksOf(source: string): string[] {
+    const row = this.db.prepare("SELECT links FROM documents WHERE source = ?").get(source) as
+      | { links: string | null }
+      | undefined;
+    return row?.links ? JSON.parse(row.links) as string[] : [];
+  }
+
   /** Adds URLs to the crawl queue; ones already known (queued, done or skipped) stay as they are. */
   enqueue(urls: readonly string[]): number {
     let added = 0;
@@ -181,7 +197,7 @@ export class DocsIndex {
   }
 
   crawlCounts(): Record<CrawlState, number> {
-    const counts: Record<CrawlState, number> = { queued: 0, done: 0, skipped: 0 };
+    const counts: Record<CrawlState, number> = { queued: 0, done: 0, skipped: 0, failed: 0 };
     const rows = this.db.prepare("SELECT state, count(*) AS n FROM crawl GROUP BY state").all() as {
       state: CrawlState;
       n: number;
@@ -190,12 +206,19 @@ export class DocsIndex {
     return counts;
   }
 
-  /** The skipped URLs and why, for the closing report. */
+  /** The URLs skipped or failed and why, for the closing report. */
   skippedPages(): { url: string; note: string }[] {
     return this.db.prepare(
-      "SELECT url, coalesce(note, '') AS note FROM crawl WHERE state = 'skipped' ORDER BY rowid",
+      "SELECT url, coalesce(note, '') AS note FROM crawl WHERE state IN ('skipped', 'failed') ORDER BY rowid",
     )
       .all() as { url: string; note: string }[];
+  }
+
+  /** Pages the site did not answer last time go back in the queue. */
+  retryFailed(): number {
+    return Number(
+      this.db.prepare("UPDATE crawl SET state = 'queued', note = NULL WHERE state = 'failed'").run().changes,
+    );
   }
 
   /** Ends a pass: what is still queued (past the page limit) is not part of it. */
@@ -208,10 +231,13 @@ export class DocsIndex {
     this.db.exec("DELETE FROM crawl");
   }
 
-  /** Documents this crawl pass did not reach: gone from the site (or past the page limit). */
+  /**
+   * Documents this crawl pass did not reach: gone from the site (or past the page limit). A page the site
+   * failed to serve this time keeps what was read of it before.
+   */
   unreachedDocuments(): string[] {
     return (this.db.prepare(
-      "SELECT source FROM documents WHERE source NOT IN (SELECT url FROM crawl WHERE state = 'done')",
+      "SELECT source FROM documents WHERE source NOT IN (SELECT url FROM crawl WHERE state IN ('done', 'failed'))",
     ).all() as { source: string }[]).map((row) => row.source);
   }
 
