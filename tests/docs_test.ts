@@ -96,3 +96,29 @@ Deno.test("DocsIndex: put, search with weights and snippets, replace, remove, st
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("DocsIndex: a search while a document is being replaced sees the old page whole, then the new one", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const writer = DocsIndex.open(`${dir}/x.db`);
+    const reader = DocsIndex.open(`${dir}/x.db`);
+    writer.put("/docs/a.md", "A", { size: 1, version: "1" }, [{
+      title: "A",
+      trail: [],
+      text: "old cache text",
+    }]);
+    // The writer is halfway through a replacement: its rows are deleted, the new ones not yet committed.
+    writer.db.exec("BEGIN IMMEDIATE");
+    writer.db.exec("DELETE FROM chunks");
+    writer.db.exec("INSERT INTO chunks (title, trail, body, document) VALUES ('A', '', 'new cache text', 1)");
+    assertEquals(reader.search(matchExpression(["old"], "all"), 5).map((hit) => hit.source), ["/docs/a.md"]);
+    assertEquals(reader.search(matchExpression(["new"], "all"), 5), []);
+    writer.db.exec("COMMIT");
+    assertEquals(reader.search(matchExpression(["old"], "all"), 5), []);
+    assertEquals(reader.search(matchExpression(["new"], "all"), 5).map((hit) => hit.source), ["/docs/a.md"]);
+    writer.close();
+    reader.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

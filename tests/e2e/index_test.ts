@@ -91,3 +91,30 @@ Deno.test("index and search errors: usage 2, missing things 1, each with a way f
   assertEquals((await cli(box, ["search", "all", "x", "--limit", "0"])).code, 2);
   assertEquals((await cli(box, ["search", "all"])).code, 2);
 });
+
+Deno.test("search while index add is writing: every search answers (exit 0, no error), none sees a broken index", async () => {
+  await using box = await sandbox();
+  const docs = `${box.home}/many`;
+  await Deno.mkdir(docs);
+  for (let i = 0; i < 600; i++) {
+    await Deno.writeTextFile(
+      `${docs}/page${i}.md`,
+      `# Page ${i}\n\n## Cache\n\nThe cache of page ${i}. `.repeat(20),
+    );
+  }
+  await cli(box, ["index", "add", "many", docs, "--no-config"]);
+  // Touch every file so the second add rewrites all of them while the searches run.
+  const later = new Date(Date.now() + 60_000);
+  for (let i = 0; i < 600; i++) await Deno.utime(`${docs}/page${i}.md`, later, later);
+  const writing = cli(box, ["index", "add", "many", docs, "--no-config"]);
+  const searches = await Promise.all(
+    Array.from({ length: 6 }, () => cli(box, ["search", "many", "cache page", "--json"])),
+  );
+  const written = await writing;
+  assertEquals(written.code, 0, written.stderr);
+  match(written.stdout, /600 documents, .*\(600 new or changed/);
+  for (const search of searches) {
+    assertEquals([search.code, search.stderr], [0, ""]);
+    assertEquals(JSON.parse(search.stdout).length, 5);
+  }
+});
