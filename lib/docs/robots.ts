@@ -25,7 +25,7 @@ export const ALLOW_ALL: Robots = { allowed: () => true, sitemaps: [] };
 
 function compile(rule: string): RegExp {
   // Rules may be written with raw UTF-8; the paths they are matched against are percent-encoded (RFC 9309 2.2.2).
-  const path = rule.replace(/[^\x00-\x7F]+/g, (text) => encodeURIComponent(text));
+  const path = rule.replace(/\P{ASCII}+/gu, (text) => encodeURIComponent(text));
   const anchored = path.endsWith("$");
   const body = (anchored ? path.slice(0, -1) : path)
     .split("*")
