@@ -460,11 +460,12 @@ Deno.test("crawlScope: the start URL's origin, under its folder; not images, sty
       .map((path) => page(new URL(path, "http://docs.test"))),
     [true, true, true, false, false],
   );
-  // A start URL without a trailing slash: its folder is the parent, and the URL itself is in scope.
+  // A start URL without a trailing slash or an extension names a folder all the same: not the whole host.
   const bare = crawlScope(new URL("http://docs.test/manual"));
   assertEquals(
-    ["/manual", "/manual/a.html", "/other.html"].map((path) => bare(new URL(path, "http://docs.test"))),
-    [true, true, true],
+    ["/manual", "/manual/a.html", "/other.html", "/manualx/a.html"]
+      .map((path) => bare(new URL(path, "http://docs.test"))),
+    [true, true, false, false],
   );
   const root = crawlScope(new URL("http://docs.test/"));
   ok(root(new URL("http://docs.test/anything/at/all.html")));

@@ -62,7 +62,13 @@ function buildFromFiles(name: string, root: string): void {
       stamps.delete(file.path);
       const version = String(file.mtime);
       if (old?.size === file.size && old.version === version) continue;
-      const read = readDocument(file.path, file.size);
+      let read: ReturnType<typeof readDocument>;
+      try {
+        read = readDocument(file.path, file.size);
+      } catch (error) {
+        // Gone since the walk, or unreadable: one file, not the whole index.
+        read = { skipped: `cannot be read: ${(error as Error).message}` };
+      }
       if ("skipped" in read) {
         skipped.push(`${file.path} (${read.skipped})`);
         index.remove(file.path);
@@ -235,7 +241,13 @@ function listIndexes(): void {
     return;
   }
   for (const name of names) {
-    const index = DocsIndex.open(indexFile(name));
+    let index: DocsIndex;
+    try {
+      index = DocsIndex.open(indexFile(name));
+    } catch (error) {
+      print(`${name}  cannot be read: ${(error as Error).message} (index remove ${name}, then add it again)`);
+      continue;
+    }
     try {
       const { queued } = index.crawlCounts();
       const unfinished = index.meta("crawl") === "running"
@@ -301,11 +313,12 @@ export async function run({ positionals, values }: IndexArgs): Promise<number> {
       }
       const index = DocsIndex.open(indexFile(checked));
       const root = index.meta("root");
+      const storedPages = index.meta("max_pages");
       index.close();
       if (root === undefined) {
         throw new CommandFailedError(`the index ${checked} does not say what it was built from`);
       }
-      await build(checked, root, values);
+      await build(checked, root, { ...values, "max-pages": values["max-pages"] ?? storedPages });
       return 0;
     }
     case "list":

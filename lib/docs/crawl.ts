@@ -62,7 +62,13 @@ const HEADERS = { "user-agent": `${USER_AGENT}/${VERSION} (docs indexer)` };
 /** The pages a crawl may read: the start URL's origin, under its folder. */
 export function crawlScope(start: URL): (url: URL) => boolean {
   const path = start.pathname;
-  const prefix = path.endsWith("/") ? path : path.slice(0, path.lastIndexOf("/") + 1);
+  // "/docs/v2" names a folder as much as "/docs/v2/" does; "/docs/v2/index.html" names a page in one.
+  const lastSegment = path.slice(path.lastIndexOf("/") + 1);
+  const prefix = path.endsWith("/")
+    ? path
+    : lastSegment.includes(".")
+    ? path.slice(0, path.lastIndexOf("/") + 1)
+    : `${path}/`;
   return (url) =>
     url.origin === start.origin && (url.pathname === path || url.pathname.startsWith(prefix)) &&
     !NOT_PAGES.test(url.pathname);
@@ -138,6 +144,8 @@ export async function crawl(
   };
   index.setMeta("root", start.href);
   index.setMeta("crawl", "running");
+  // A refresh crawls as far as the add that made the index did, unless told otherwise.
+  index.setMeta("max_pages", String(options.maxPages));
 
   /** A request with retries for what may pass (timeouts, 429, 5xx); the last response or error otherwise. */
   const request = async (url: URL, headers: Record<string, string> = {}): Promise<Response> => {
@@ -241,12 +249,27 @@ export async function crawl(
       index.markCrawled(href, "skipped", `not a page (${response.headers.get("content-type") ?? "no type"})`);
       return;
     }
-    const bytes = await readCapped(response);
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = await readCapped(response);
+    } catch (error) {
+      // The connection broke (or timed out) mid-body: like a request that failed, asked again next run.
+      failuresInARow++;
+      lastFailure = (error as Error).message;
+      index.markCrawled(href, "failed", `could not be read: ${lastFailure}`);
+      return;
+    }
     if (bytes === undefined) {
       index.markCrawled(href, "skipped", `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`);
       return;
     }
-    const name = decodeURIComponent(url.pathname.split("/").filter(Boolean).pop() ?? url.host);
+    const last = url.pathname.split("/").filter(Boolean).pop() ?? url.host;
+    let name = last;
+    try {
+      name = decodeURIComponent(last);
+    } catch {
+      // A stray "%" in a link: the raw name titles the page just as well.
+    }
     const read = chunkDocument(bytes, kind, name, response.headers.get("content-type"));
     if ("skipped" in read) {
       index.markCrawled(href, "skipped", read.skipped);
@@ -281,6 +304,8 @@ export async function crawl(
     await Promise.all(batch.map(visit));
     if (failuresInARow >= FAILURES_TO_STOP) {
       if (index.crawlCounts().done === 0) {
+        // Not a pass to resume: the next run starts over (and asks for robots.txt again).
+        index.setMeta("crawl", "unreachable");
         throw new SiteUnreachableError(`cannot read ${start.href}: ${lastFailure}`);
       }
       throw new CrawlInterruptedError(
@@ -296,6 +321,7 @@ export async function crawl(
   const { done } = index.crawlCounts();
   if (done === 0) {
     const why = index.skippedPages()[0]?.note ?? "nothing answered";
+    index.setMeta("crawl", "unreachable");
     throw new SiteUnreachableError(`cannot read ${start.href}: ${why}`);
   }
   // The pass is complete: what it did not reach is gone from the site (or now past the page limit).
@@ -335,7 +361,12 @@ async function readRobots(start: URL, request: (url: URL) => Promise<Response>):
     }
     return ALLOW_ALL;
   }
-  return parseRobots(await response.text());
+  try {
+    return parseRobots(await response.text());
+  } catch {
+    // Cut off mid-file: as if there were none, like a robots.txt the site does not answer at all.
+    return ALLOW_ALL;
+  }
 }
 
 /** Page URLs listed by the site's sitemaps (robots.txt's, else /sitemap.xml), following sitemap indexes. */

@@ -23,6 +23,9 @@ export function checkIndexName(name: string | undefined): string {
   if (name === undefined) {
     throw new UsageError("name the index, e.g. docsearch-hook index add gitlab ~/docs/gitlab");
   }
+  if (name.toLowerCase() === "all") {
+    throw new UsageError('"all" cannot name an index: `search all` means every index');
+  }
   if (!NAME.test(name)) {
     throw new UsageError(
       `"${name}" cannot name an index: use letters, digits, ".", "_" and "-" (up to 64, starting with a letter or digit)`,

@@ -3,6 +3,7 @@
  * when that finds too little, any word may.
  */
 import { CommandFailedError } from "../cli/errors.ts";
+import { printError } from "../cli/io.ts";
 import { indexFile, indexNames } from "./indexes.ts";
 import { matchExpression, quoted, terms } from "./query.ts";
 import { DocsIndex, type Hit } from "./store.ts";
@@ -35,7 +36,17 @@ const HEADINGS_BOOST = 0.5;
 export function searchIndexes(names: readonly string[], query: string, limit: number): Result[] {
   const ranked: (Result & { match: string })[] = [];
   for (const name of names) {
-    const index = DocsIndex.open(indexFile(name));
+    let index: DocsIndex;
+    try {
+      index = DocsIndex.open(indexFile(name));
+    } catch (error) {
+      const problem = `the index ${name} cannot be read: ${(error as Error).message}`;
+      const fix = `docsearch-hook index remove ${name}, then index add it again`;
+      // One broken index must not take the others' answers away; asked for alone, it is the answer.
+      if (names.length === 1) throw new CommandFailedError(problem, fix);
+      printError(`docsearch-hook search: ${problem} (skipped; fix: ${fix})`);
+      continue;
+    }
     try {
       // A word no passage holds (the product's own name, a typo) cannot narrow anything: leave it out.
       const known = terms(query).filter((term) => index.passagesWith(quoted(term)) > 0);

@@ -152,7 +152,7 @@ export class DocsIndex {
   /** The passage's text around what `match` finds, the matches in [brackets]. */
   snippet(match: string, passage: number): string {
     const row = this.db.prepare(
-      "SELECT snippet(chunks, 2, '[', ']', '…', 24) AS snippet FROM chunks WHERE chunks MATCH ? AND rowid = ?",
+      "SELECT snippet(chunks, 2, '[', ']', '…', 24) AS snippet FROM chunks WHERE chunks MATCH ? AND rowid = CAST(? AS INTEGER)",
     ).get(match, passage) as { snippet: string } | undefined;
     return row?.snippet ?? "";
   }

@@ -118,3 +118,34 @@ Deno.test("search while index add is writing: every search answers (exit 0, no e
     assertEquals(JSON.parse(search.stdout).length, 5);
   }
 });
+
+Deno.test("each result's snippet is its own passage's text; a broken index is skipped by `all`; `all` is no index name", async () => {
+  await using box = await sandbox();
+  const docs = `${box.home}/docs`;
+  await Deno.mkdir(docs);
+  // The first passage holding "index" is elsewhere: a snippet taken from the wrong row would show it.
+  await Deno.writeTextFile(
+    `${docs}/a.md`,
+    "# Acronyms\n\nDDL: statements that create an index or a table.\n",
+  );
+  await Deno.writeTextFile(
+    `${docs}/b.md`,
+    "# Create Index\n\n## Concurrently\n\nBuild the index concurrently without locking writes.\n",
+  );
+  assertEquals((await cli(box, ["index", "add", "pg", docs, "--no-config"])).code, 0);
+  const results = JSON.parse((await cli(box, ["search", "pg", "index concurrently", "--json"])).stdout);
+  assertEquals(results[0].source, `${docs}/b.md`);
+  match(results[0].snippet, /\[concurrently\] without locking/);
+
+  await Deno.writeTextFile(`${box.state}/indexes/junk.db`, "not a database at all, just text\n".repeat(100));
+  const all = await cli(box, ["search", "all", "index concurrently", "--json"]);
+  assertEquals(all.code, 0);
+  assertEquals(JSON.parse(all.stdout)[0].source, `${docs}/b.md`);
+  match(all.stderr, /the index junk cannot be read: .*skipped; fix: docsearch-hook index remove junk/);
+  const alone = await cli(box, ["search", "junk", "index"]);
+  assertEquals(alone.code, 1);
+  match(alone.stderr, /the index junk cannot be read/);
+  match((await cli(box, ["index", "list"])).stdout, /junk {2}cannot be read: /);
+
+  assertEquals((await cli(box, ["index", "add", "all", docs, "--no-config"])).code, 2);
+});
