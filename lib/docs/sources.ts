@@ -27,13 +27,29 @@ export function documentationFiles(root: string): { path: string; size: number; 
   });
   if (stat.isFile) return [stamp(root, stat)];
   const found: { path: string; size: number; mtime: number }[] = [];
+  // Symlinked files and folders are followed (Debian's /usr/share/doc is full of them); a folder reached
+  // twice, by a link loop or two links to it, is read once.
+  const visited = new Set<string>();
   const walk = (dir: string) => {
+    const real = Deno.realPathSync(dir);
+    if (visited.has(real)) return;
+    visited.add(real);
     for (const entry of Deno.readDirSync(dir)) {
       const path = join(os, dir, entry.name);
-      if (entry.isDirectory) {
+      let info: Deno.FileInfo | undefined;
+      if (entry.isSymlink) {
+        try {
+          info = Deno.statSync(path);
+        } catch {
+          continue; // A dangling link points at nothing to index.
+        }
+      }
+      const isDirectory = info?.isDirectory ?? entry.isDirectory;
+      const isFile = info?.isFile ?? entry.isFile;
+      if (isDirectory) {
         if (!entry.name.startsWith(".") && !SKIPPED_DIRS.has(entry.name)) walk(path);
-      } else if (entry.isFile && isDocumentation(entry.name)) {
-        found.push(stamp(path, Deno.statSync(path)));
+      } else if (isFile && isDocumentation(entry.name)) {
+        found.push(stamp(path, info ?? Deno.statSync(path)));
       }
     }
   };
