@@ -184,6 +184,17 @@ export async function crawl(
   const concurrency = polite ? 1 : options.concurrency;
   let failuresInARow = 0;
   let lastFailure = "";
+  /** A page the site did not serve: counted toward "the site is down", and asked for again next run. */
+  const fail = (href: string, why: string, note = `could not be read: ${why}`) => {
+    failuresInARow++;
+    lastFailure = why;
+    index.markCrawled(href, "failed", note);
+  };
+  /** Nothing was read: not a pass to resume, so the next run starts over (and asks for robots.txt again). */
+  const unreachable = (why: string) => {
+    index.setMeta("crawl", "unreachable");
+    return new SiteUnreachableError(`cannot read ${start.href}: ${why}`);
+  };
 
   const visit = async (href: string): Promise<void> => {
     const url = new URL(href);
@@ -196,21 +207,14 @@ export async function crawl(
     try {
       response = await request(url, validator === undefined ? {} : conditional(validator));
     } catch (error) {
-      failuresInARow++;
-      lastFailure = (error as Error).message;
-      index.markCrawled(href, "failed", `could not be read: ${lastFailure}`);
+      fail(href, (error as Error).message);
       return;
     }
     report.fetched++;
     if (transient(response.status)) {
       await response.body?.cancel();
-      failuresInARow++;
-      lastFailure = `HTTP ${response.status}`;
-      index.markCrawled(
-        href,
-        "failed",
-        `HTTP ${response.status}, after ${options.retryDelaysMs.length + 1} tries`,
-      );
+      const status = `HTTP ${response.status}`;
+      fail(href, status, `${status}, after ${options.retryDelaysMs.length + 1} tries`);
       return;
     }
     failuresInARow = 0;
@@ -253,10 +257,8 @@ export async function crawl(
     try {
       bytes = await readCapped(response);
     } catch (error) {
-      // The connection broke (or timed out) mid-body: like a request that failed, asked again next run.
-      failuresInARow++;
-      lastFailure = (error as Error).message;
-      index.markCrawled(href, "failed", `could not be read: ${lastFailure}`);
+      // The connection broke (or timed out) mid-body: like a request that failed.
+      fail(href, (error as Error).message);
       return;
     }
     if (bytes === undefined) {
@@ -303,11 +305,7 @@ export async function crawl(
     if (batch.length === 0) break;
     await Promise.all(batch.map(visit));
     if (failuresInARow >= FAILURES_TO_STOP) {
-      if (index.crawlCounts().done === 0) {
-        // Not a pass to resume: the next run starts over (and asks for robots.txt again).
-        index.setMeta("crawl", "unreachable");
-        throw new SiteUnreachableError(`cannot read ${start.href}: ${lastFailure}`);
-      }
+      if (index.crawlCounts().done === 0) throw unreachable(lastFailure);
       throw new CrawlInterruptedError(
         `the site stopped answering (${lastFailure}) after ${index.crawlCounts().done} pages`,
       );
@@ -319,11 +317,7 @@ export async function crawl(
     if (polite) await deps.sleep(Math.min(robots.crawlDelay!, 30) * 1000);
   }
   const { done } = index.crawlCounts();
-  if (done === 0) {
-    const why = index.skippedPages()[0]?.note ?? "nothing answered";
-    index.setMeta("crawl", "unreachable");
-    throw new SiteUnreachableError(`cannot read ${start.href}: ${why}`);
-  }
+  if (done === 0) throw unreachable(index.skippedPages()[0]?.note ?? "nothing answered");
   // The pass is complete: what it did not reach is gone from the site (or now past the page limit).
   index.dropQueue();
   for (const source of index.unreachedDocuments()) {
