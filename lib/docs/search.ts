@@ -32,56 +32,58 @@ const CANDIDATES = 200;
 /** How much more a passage counts when the query's words are in its page title or headings (all of them: 1.5×). */
 const HEADINGS_BOOST = 0.5;
 
-/** The best `limit` passages for `query` in the named indexes, best first. */
-export function searchIndexes(names: readonly string[], query: string, limit: number): Result[] {
-  const ranked: (Result & { match: string })[] = [];
+/** The indexes that open; one that does not is the error when asked for alone, else named and skipped. */
+function openIndexes(names: readonly string[]): Map<string, DocsIndex> {
+  const open = new Map<string, DocsIndex>();
   for (const name of names) {
-    let index: DocsIndex;
     try {
-      index = DocsIndex.open(indexFile(name));
+      open.set(name, DocsIndex.open(indexFile(name)));
     } catch (error) {
       const problem = `the index ${name} cannot be read: ${(error as Error).message}`;
       const fix = `docsearch-hook index remove ${name}, then index add it again`;
       // One broken index must not take the others' answers away; asked for alone, it is the answer.
       if (names.length === 1) throw new CommandFailedError(problem, fix);
       printError(`docsearch-hook search: ${problem} (skipped; fix: ${fix})`);
-      continue;
     }
-    try {
+  }
+  return open;
+}
+
+/** The best `limit` passages for `query` in the named indexes, best first. */
+export function searchIndexes(names: readonly string[], query: string, limit: number): Result[] {
+  const indexes = openIndexes(names);
+  try {
+    const ranked: Result[] = [];
+    /** Per index, the expression its candidates were found with: the snippets mark what it matches. */
+    const matches = new Map<string, string>();
+    for (const [name, index] of indexes) {
       // A word no passage holds (the product's own name, a typo) cannot narrow anything: leave it out.
       const known = terms(query).filter((term) => index.passagesWith(quoted(term)) > 0);
       if (known.length === 0) continue;
       const match = matchExpression(known, "any");
-      const candidates = index.search(match, CANDIDATES);
+      matches.set(name, match);
       const holders = known.map((term) => index.holding(quoted(term)));
       const headed = known.map((term) => index.holding(`{title trail} : ${quoted(term)}`));
-      for (const hit of candidates) {
+      for (const hit of index.search(match, CANDIDATES)) {
         const coverage = holders.filter((set) => set.has(hit.passage)).length / known.length;
         const headings = headed.filter((set) => set.has(hit.passage)).length / known.length;
-        const score = hit.score * coverage * (1 + HEADINGS_BOOST * headings);
-        ranked.push({ ...hit, index: name, score, match });
+        ranked.push({ ...hit, index: name, score: hit.score * coverage * (1 + HEADINGS_BOOST * headings) });
       }
-    } finally {
-      index.close();
     }
+    ranked.sort((a, b) => a.score - b.score);
+    const perPage = new Map<string, number>();
+    return ranked.filter((hit) => {
+      const page = `${hit.index}\u0000${hit.source}`;
+      const shown = perPage.get(page) ?? 0;
+      perPage.set(page, shown + 1);
+      return shown < PER_PAGE;
+    }).slice(0, limit).map((hit) => ({
+      ...hit,
+      snippet: indexes.get(hit.index)!.snippet(matches.get(hit.index)!, hit.passage),
+    }));
+  } finally {
+    for (const index of indexes.values()) index.close();
   }
-  ranked.sort((a, b) => a.score - b.score);
-  const perPage = new Map<string, number>();
-  const best = ranked.filter((hit) => {
-    const shown = perPage.get(`${hit.index}\u0000${hit.source}`) ?? 0;
-    perPage.set(`${hit.index}\u0000${hit.source}`, shown + 1);
-    return shown < PER_PAGE;
-  }).slice(0, limit);
-  return names.flatMap((name) => {
-    const mine = best.filter((hit) => hit.index === name);
-    if (mine.length === 0) return [];
-    const index = DocsIndex.open(indexFile(name));
-    try {
-      return mine.map(({ match, ...hit }) => ({ ...hit, snippet: index.snippet(match, hit.passage) }));
-    } finally {
-      index.close();
-    }
-  }).sort((a, b) => a.score - b.score);
 }
 
 /** Results as numbered text with where each comes from: what a person or an agent reads and quotes. */
