@@ -15,7 +15,7 @@ import {
   DEFAULT_CRAWL,
   SiteUnreachableError,
 } from "../docs/crawl.ts";
-import { checkIndexName, indexesDir, indexFile, indexNames } from "../docs/indexes.ts";
+import { checkIndexName, indexesDir, indexFile, indexSummaries } from "../docs/indexes.ts";
 import { documentationFiles, readDocument } from "../docs/sources.ts";
 import { DocsIndex } from "../docs/store.ts";
 import { exists } from "../files.ts";
@@ -235,28 +235,26 @@ function updateConfig(name: string, source: string, values: IndexArgs["values"])
 }
 
 function listIndexes(): void {
-  const names = indexNames();
-  if (names.length === 0) {
+  const summaries = indexSummaries();
+  if (summaries.length === 0) {
     print("No indexes yet: docsearch-hook index add <name> <folder|file|URL>");
     return;
   }
-  for (const name of names) {
-    let index: DocsIndex;
-    try {
-      index = DocsIndex.open(indexFile(name));
-    } catch (error) {
-      print(`${name}  cannot be read: ${(error as Error).message} (index remove ${name}, then add it again)`);
+  for (const summary of summaries) {
+    const { name } = summary;
+    if ("problem" in summary) {
+      print(`${name}  cannot be read: ${summary.problem} (index remove ${name}, then add it again)`);
       continue;
     }
-    try {
-      const { queued } = index.crawlCounts();
-      const unfinished = index.meta("crawl") === "running"
-        ? `  (crawl interrupted, ${queued} pages queued: index refresh ${name} resumes it)`
-        : "";
-      print(`${name}  ${totals(index)}  ${index.meta("root") ?? ""}${unfinished}`);
-    } finally {
-      index.close();
-    }
+    const queued = summary.interruptedWithQueued;
+    const unfinished = queued === undefined
+      ? ""
+      : `  (crawl interrupted, ${queued} pages queued: index refresh ${name} resumes it)`;
+    print(
+      `${name}  ${count(summary.documents, "document")}, ${count(summary.chunks, "chunk")}  ${
+        summary.root ?? ""
+      }${unfinished}`,
+    );
   }
 }
 

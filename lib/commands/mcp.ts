@@ -16,9 +16,8 @@ import { count, printError } from "../cli/io.ts";
 import { configLocation } from "../config/layers.ts";
 import { loadConfig } from "../config/load.ts";
 import type { Database } from "../config/types.ts";
-import { indexFile, indexNames } from "../docs/indexes.ts";
+import { indexNames, indexSummaries } from "../docs/indexes.ts";
 import { formatResults, searchIndexes, targetIndexes } from "../docs/search.ts";
-import { DocsIndex } from "../docs/store.ts";
 import { processEnv, stateDir } from "../paths.ts";
 import { SERVER_NAME } from "../install/mcp.ts";
 import { VERSION } from "../version.ts";
@@ -108,28 +107,23 @@ async function databasesByIndex(): Promise<Map<string, Database[]>> {
 }
 
 async function listIndexes(): Promise<string> {
-  const names = indexNames();
-  if (names.length === 0) return NO_INDEXES;
+  const summaries = indexSummaries();
+  if (summaries.length === 0) return NO_INDEXES;
   const databases = await databasesByIndex();
-  const lines = names.map((name) => {
-    const index = DocsIndex.open(indexFile(name));
-    try {
-      const { documents, chunks } = index.counts();
-      const about = (databases.get(name) ?? []).flatMap((database) => [
-        ...database.description ? [`   about: ${database.description}`] : [],
-        `   keywords: ${database.keywords.join(", ")}`,
-      ]);
-      return [
-        `- ${name}: ${count(documents, "document")}, ${count(chunks, "passage")}, from ${
-          index.meta("root") ?? "(unknown)"
-        }`,
-        ...about,
-      ].join("\n");
-    } finally {
-      index.close();
-    }
+  const lines = summaries.map((summary) => {
+    if ("problem" in summary) return `- ${summary.name}: cannot be read (${summary.problem})`;
+    const about = (databases.get(summary.name) ?? []).flatMap((database) => [
+      ...database.description ? [`   about: ${database.description}`] : [],
+      `   keywords: ${database.keywords.join(", ")}`,
+    ]);
+    return [
+      `- ${summary.name}: ${count(summary.documents, "document")}, ${
+        count(summary.chunks, "passage")
+      }, from ${summary.root ?? "(unknown)"}`,
+      ...about,
+    ].join("\n");
   });
-  return `${count(names.length, "local documentation index", "local documentation indexes")} ` +
+  return `${count(summaries.length, "local documentation index", "local documentation indexes")} ` +
     `(search one with search {"index": "<name>", "query": "…"}, or all with "all"):\n${lines.join("\n")}`;
 }
 

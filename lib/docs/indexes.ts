@@ -4,6 +4,7 @@
  */
 import { CommandFailedError, UsageError } from "../cli/errors.ts";
 import { join, processEnv, stateDir } from "../paths.ts";
+import { DocsIndex } from "./store.ts";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const os = Deno.build.os;
@@ -45,4 +46,38 @@ export function indexNames(): string[] {
     if (error instanceof Deno.errors.NotFound) return [];
     throw error;
   }
+}
+
+/** What `index list` and the MCP server's `list_indexes` say of an index, or why it cannot be read. */
+export type IndexSummary =
+  | {
+    name: string;
+    documents: number;
+    chunks: number;
+    /** The folder, file or URL it was built from. */
+    root?: string;
+    /** Pages still queued when a crawl was interrupted (refresh resumes it); undefined when none was. */
+    interruptedWithQueued?: number;
+  }
+  | { name: string; problem: string };
+
+export function indexSummaries(): IndexSummary[] {
+  return indexNames().map((name) => {
+    let index: DocsIndex;
+    try {
+      index = DocsIndex.open(indexFile(name));
+    } catch (error) {
+      return { name, problem: (error as Error).message };
+    }
+    try {
+      return {
+        name,
+        ...index.counts(),
+        root: index.meta("root"),
+        interruptedWithQueued: index.meta("crawl") === "running" ? index.crawlCounts().queued : undefined,
+      };
+    } finally {
+      index.close();
+    }
+  });
 }

@@ -142,6 +142,15 @@ Deno.test("mcp: an SDK client lists both tools, searches an index built by the C
   // `index add` put the index in the config: what it covers comes from there.
   match(listing, /keywords: gitlab/);
   assertEquals(server.stderr(), "");
+
+  // An index file that cannot be read is named as such; the others are still listed.
+  await Deno.writeTextFile(`${box.state}/indexes/junk.db`, "not a database at all, just text\n".repeat(100));
+  const withJunk = await client.callTool({ name: "list_indexes", arguments: {} });
+  assertEquals(withJunk.isError, undefined);
+  match(
+    textOf(withJunk),
+    /^2 local documentation indexes .*\n- gitlab: 3 documents.*\n- junk: cannot be read \(/s,
+  );
 });
 
 Deno.test("mcp: an unknown index, an empty query and a limit out of range are errors the agent reads", async () => {
