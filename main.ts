@@ -1,12 +1,37 @@
 #!/usr/bin/env -S deno run -A
 /**
  * docsearch-hook: command-line parsing and dispatch only. Each command's code is imported when that command
- * runs, so the hook's start-up pays for nothing else. Errors end here, mapped to exit codes in one place.
+ * runs (see commandModule), so the hook's start-up pays for nothing else. Errors end here, mapped to exit
+ * codes in one place.
  */
 import { describeOptions, type OptionTable, parseArgv, type ParsedArgs } from "./lib/cli/args.ts";
 import { CommandFailedError, UsageError } from "./lib/cli/errors.ts";
 import { print, printError } from "./lib/cli/io.ts";
 import { VERSION } from "./lib/version.ts";
+
+/**
+ * The modules of the commands, each imported when its command runs. The specifier is computed on purpose:
+ * `deno run` loads the whole graph of every import it can read in the source (a template too) before the
+ * first line runs, which cost every hook event about 3 ms (measured) for the modules and npm packages of the
+ * other commands. `deno compile` embeds them through `--include lib/commands` (deno.json).
+ */
+interface CommandModules {
+  check: typeof import("./lib/commands/check.ts");
+  doctor: typeof import("./lib/commands/doctor.ts");
+  hook: typeof import("./lib/commands/hook.ts");
+  index: typeof import("./lib/commands/index.ts");
+  install: typeof import("./lib/commands/install.ts");
+  log: typeof import("./lib/commands/log.ts");
+  mcp: typeof import("./lib/commands/mcp.ts");
+  prune: typeof import("./lib/commands/prune.ts");
+  search: typeof import("./lib/commands/search.ts");
+  stats: typeof import("./lib/commands/stats.ts");
+  status: typeof import("./lib/commands/status.ts");
+  switch: typeof import("./lib/commands/switch.ts");
+}
+
+const commandModule = <K extends keyof CommandModules>(name: K): Promise<CommandModules[K]> =>
+  import(new URL(`./lib/commands/${name}.ts`, import.meta.url).href);
 
 interface Command<T extends OptionTable> {
   summary: string;
@@ -68,7 +93,7 @@ const COMMANDS = {
     usage: "docsearch-hook hook [--config PATH] < event.json",
     options: { config: configOption },
     failOpen: true,
-    run: async ({ values }) => (await import("./lib/commands/hook.ts")).run(values),
+    run: async ({ values }) => (await commandModule("hook")).run(values),
   }),
   check: command({
     summary: "dry run: which databases a web search matches, and the exact hook output",
@@ -92,19 +117,19 @@ const COMMANDS = {
       },
       config: configOption,
     },
-    run: async (args) => (await import("./lib/commands/check.ts")).run(args),
+    run: async (args) => (await commandModule("check")).run(args),
   }),
   disable: command({
     summary: "turn a docs database or a feature (redirect, capture, context, all) off for one session",
     usage: "docsearch-hook disable <name> [--session ID]",
     options: { session: sessionOption, config: configOption, slash: slashOption },
-    run: async (args) => (await import("./lib/commands/switch.ts")).run("disable", args),
+    run: async (args) => (await commandModule("switch")).run("disable", args),
   }),
   enable: command({
     summary: "turn back on what disable turned off for a session",
     usage: "docsearch-hook enable <name> [--session ID]",
     options: { session: sessionOption, config: configOption, slash: slashOption },
-    run: async (args) => (await import("./lib/commands/switch.ts")).run("enable", args),
+    run: async (args) => (await commandModule("switch")).run("enable", args),
   }),
   status: command({
     summary: "what is on and off for a session, and why",
@@ -115,7 +140,7 @@ const COMMANDS = {
       config: configOption,
       slash: slashOption,
     },
-    run: async (args) => (await import("./lib/commands/status.ts")).run(args),
+    run: async (args) => (await commandModule("status")).run(args),
   }),
   install: command({
     summary:
@@ -123,14 +148,14 @@ const COMMANDS = {
     usage:
       "docsearch-hook install [--scope user|project|local] [--agent claude|ripperdoc] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: installOptions,
-    run: async (args) => (await import("./lib/commands/install.ts")).install(args),
+    run: async (args) => (await commandModule("install")).install(args),
   }),
   uninstall: command({
     summary: "remove what install added to the agent's settings, and the slash commands",
     usage:
       "docsearch-hook uninstall [--scope user|project|local] [--agent claude|ripperdoc] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: installOptions,
-    run: async (args) => (await import("./lib/commands/install.ts")).uninstall(args),
+    run: async (args) => (await commandModule("install")).uninstall(args),
   }),
   doctor: command({
     summary:
@@ -140,7 +165,7 @@ const COMMANDS = {
       json: { type: "boolean", description: "print the checks as JSON" },
       config: configOption,
     },
-    run: async (args) => (await import("./lib/commands/doctor.ts")).run(args),
+    run: async (args) => (await commandModule("doctor")).run(args),
   }),
   index: command({
     summary: "index documentation (a folder, a file or a docs site) for `search` and the MCP server",
@@ -170,7 +195,7 @@ const COMMANDS = {
       },
       config: configOption,
     },
-    run: async (args) => (await import("./lib/commands/index.ts")).run(args),
+    run: async (args) => (await commandModule("index")).run(args),
   }),
   search: command({
     summary: "search the local indexes: ranked passages with their page, headings and a snippet",
@@ -179,13 +204,13 @@ const COMMANDS = {
       limit: { type: "string", value: "N", description: "how many passages (default 5, at most 100)" },
       json: { type: "boolean", description: "print the results as JSON" },
     },
-    run: async (args) => (await import("./lib/commands/search.ts")).run(args),
+    run: async (args) => (await commandModule("search")).run(args),
   }),
   mcp: command({
     summary: "serve the local indexes to the agent over MCP (stdio): tools search and list_indexes",
     usage: "docsearch-hook mcp",
     options: {},
-    run: async () => (await import("./lib/commands/mcp.ts")).run(),
+    run: async () => (await commandModule("mcp")).run(),
   }),
   log: command({
     summary: "the latest observations the hook recorded",
@@ -195,7 +220,7 @@ const COMMANDS = {
       limit: { type: "string", value: "N", description: "how many observations (default 20)" },
       json: { type: "boolean", description: "print them as JSON" },
     },
-    run: async (args) => (await import("./lib/commands/log.ts")).run(args),
+    run: async (args) => (await commandModule("log")).run(args),
   }),
   stats: command({
     summary: "redirects, follow-through, escapes, unmatched web searches and the hook's latency",
@@ -205,7 +230,7 @@ const COMMANDS = {
       json: { type: "boolean", description: "print the numbers as JSON" },
       config: configOption,
     },
-    run: async (args) => (await import("./lib/commands/stats.ts")).run(args),
+    run: async (args) => (await commandModule("stats")).run(args),
   }),
   prune: command({
     summary: "delete recorded data older than the retention",
@@ -218,7 +243,7 @@ const COMMANDS = {
       },
       config: configOption,
     },
-    run: async (args) => (await import("./lib/commands/prune.ts")).run(args),
+    run: async (args) => (await commandModule("prune")).run(args),
   }),
 };
 

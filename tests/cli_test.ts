@@ -115,3 +115,49 @@ Deno.test("writeAllSync continues partial writes and stops quietly when the read
     }, "x")
   );
 });
+
+/** Every file of the program that imports a module by a computed specifier, and where that module lives. */
+function computedImports(): { file: string; target: string }[] {
+  const files = ["main.ts"];
+  const walk = (dir: string) => {
+    for (const entry of Deno.readDirSync(`${ROOT}${dir}`)) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory) walk(path);
+      else if (path.endsWith(".ts")) files.push(path);
+    }
+  };
+  walk("lib");
+  return files.flatMap((file) =>
+    [...Deno.readTextFileSync(`${ROOT}${file}`).matchAll(/import\(\s*new URL\(\s*[`"]([^`"$]+)/g)].map((
+      m,
+    ) => ({
+      file,
+      // Relative to the repository: "./lib/commands/" in main.ts, "./resolve.ts" in lib/config/load.ts.
+      target: new URL(m[1], `file:///${file}`).pathname.slice(1),
+    }))
+  );
+}
+
+Deno.test("every compile command embeds the modules imported by computed specifiers", () => {
+  const imports = computedImports();
+  // main.ts's commands and the config validation: if these go, the guard below guards nothing.
+  assertEquals(imports.map((i) => i.target).toSorted(), ["lib/commands/", "lib/config/resolve.ts"]);
+  const tasks = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks as Record<
+    string,
+    { command: string }
+  >;
+  const workflow = Deno.readTextFileSync(`${ROOT}.github/workflows/release.yml`);
+  const compiles = [
+    ...Object.values(tasks).flatMap((task) => task.command.split("&&")),
+    workflow.slice(workflow.indexOf("- name: Compile"), workflow.indexOf("- name: Smoke test")),
+  ].filter((command) => command.includes("deno compile"));
+  assertEquals(compiles.length, 7, "the compile task, the five of compile:all and the release workflow's");
+  for (const command of compiles) {
+    const included = [...command.matchAll(/--include (\S+)/g)].map((m) => m[1]);
+    for (const { file, target } of imports) {
+      // An included folder covers everything under it; a file, itself.
+      const covered = included.some((path) => `${target}/`.startsWith(`${path.replace(/\/$/, "")}/`));
+      assertEquals(covered, true, `${file} imports ${target}, which "${command.trim()}" does not --include`);
+    }
+  }
+});

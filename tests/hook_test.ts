@@ -60,6 +60,7 @@ Deno.test("hook core: an escape-hatch record failing inside the transaction stil
       throw new Error("disk I/O error");
     },
     record: (entry: { event: string }) => void recorded.push(entry.event),
+    [Symbol.dispose]: () => {},
   };
   const out = await hookOutput(input(event("PreToolUse.WebSearch.json")), seed, {
     ...deps({ HOME: "/nowhere" }),
@@ -73,13 +74,19 @@ Deno.test("hook core: an escape-hatch record failing inside the transaction stil
 /** A state that keeps what the hook records and answers with the given switches. */
 function fakeState(switches: SessionSwitches) {
   const recorded: EventRecord[] = [];
+  const closed: boolean[] = [];
   const state = {
     write: <T>(fn: () => T) => fn(),
     switchesOf: () => switches,
     retryOrRecord: () => "recorded" as const,
     record: (entry: EventRecord) => void recorded.push(entry),
+    [Symbol.dispose]: () => void closed.push(true),
   };
-  return { recorded, deps: { ...deps({ HOME: "/nowhere" }), openState: () => Promise.resolve(state) } };
+  return {
+    recorded,
+    closed,
+    deps: { ...deps({ HOME: "/nowhere" }), openState: () => Promise.resolve(state) },
+  };
 }
 
 const silent = (out: HookOutput) => assertEquals([out.stdout, out.stderr], [undefined, undefined]);
@@ -87,13 +94,14 @@ const silent = (out: HookOutput) => assertEquals([out.stdout, out.stderr], [unde
 const off = (features: Feature[], databases: string[] = []): SessionSwitches => ({ features, databases });
 
 Deno.test("hook core: with redirect switched off for the session a matching search passes and no denial is kept", async () => {
-  const { recorded, deps } = fakeState(off(["redirect"]));
+  const { recorded, closed, deps } = fakeState(off(["redirect"]));
   silent(await hookOutput(input(event("PreToolUse.WebSearch.json")), seed, deps));
   assertEquals(recorded.map((r) => [r.event, r.denied, r.observation]), [[
     "PreToolUse",
     undefined,
     undefined,
   ]]);
+  assertEquals(closed, [true], "the state is closed once the event is recorded");
 });
 
 Deno.test("hook core: a switched-off database no longer denies, the others still do", async () => {
@@ -132,7 +140,7 @@ Deno.test("hook core: without state, context is still given as if nothing were s
 });
 
 Deno.test("hook core: the session's switches hold when the write lock is busy and nothing can be recorded", async () => {
-  const { deps } = fakeState(off(["redirect"]));
+  const { closed, deps } = fakeState(off(["redirect"]));
   const state = await deps.openState();
   const locked = {
     ...deps,
@@ -149,4 +157,5 @@ Deno.test("hook core: the session's switches hold when the write lock is busy an
     stdout: undefined,
     stderr: "docsearch-hook: state unavailable, PreToolUse not recorded: database is locked",
   });
+  assertEquals(closed, [true], "a failed write closes the state too");
 });

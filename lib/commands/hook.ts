@@ -36,7 +36,7 @@ import {
 } from "../switches/switches.ts";
 
 /** The state as the hook uses it (see StateStore). Every method throws when the state is unavailable. */
-export interface HookState extends RedirectState {
+export interface HookState extends RedirectState, Disposable {
   write<T>(fn: () => T): T;
   switchesOf(sessionId: string): SessionSwitches;
   record(entry: EventRecord): void;
@@ -141,15 +141,15 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
   const notes = [configNote(config)];
   const redactor = createRedactor(config.capture.redactPatterns, config.capture.excludeFiles);
   const access = await openAccess(name, dir, deps, notes);
-  const decide = (view: SessionView, using: StateAccess) =>
+  const decide = (view: SessionView, state: StateAccess) =>
     request && view.redirect
-      ? decideRedirect(request, event.sessionId, view.config, using, now, redactor.redact)
+      ? decideRedirect(request, event.sessionId, view.config, state, now, redactor.redact)
       : undefined;
 
   let decision: RedirectDecision | undefined;
   let context: string | undefined;
   let stateProblem = "unavailable" in access ? access.unavailable : undefined;
-  const state = access.state;
+  using state = access.state;
   // Read before taking the write lock: in WAL mode a read never waits for a writer, so the session's own
   // switches hold even when the lock is busy and the event cannot be recorded.
   let view = sessionView(config, NO_SWITCHES);

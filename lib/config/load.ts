@@ -95,7 +95,11 @@ export async function loadConfig(
   // Comparing the texts is exact and, unlike hashing them in JS, costs nothing measurable at start-up.
   if (entry && sameLayers(entry.layers, layers) && isCachedConfig(entry.config)) return entry.config;
 
-  const { resolveConfig } = await import("./resolve.ts");
+  // A computed specifier, so that `deno run` does not load zod's graph on every event when the cache is hit
+  // (see commandModule in main.ts); `deno compile` embeds it through `--include lib/config/resolve.ts`.
+  const { resolveConfig }: typeof import("./resolve.ts") = await import(
+    new URL("./resolve.ts", import.meta.url).href
+  );
   const config = resolveConfig(layers, location.explicit);
   if (stateDir !== undefined && cacheFile !== undefined) {
     writeCache(stateDir, cacheFile, {

@@ -6,7 +6,7 @@ import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { hash53 } from "../../lib/hash.ts";
 import { requestIdentity, webRequestFrom } from "../../lib/redirect/request.ts";
-import { SCHEMA_VERSION } from "../../lib/state/db.ts";
+import { openStateDb, SCHEMA_VERSION } from "../../lib/state/db.ts";
 import { event, readFixture, ROOT, runCli, type Sandbox, sandbox } from "../helpers.ts";
 
 type Step = Record<string, unknown> | { parallel: Record<string, unknown>[] };
@@ -38,6 +38,11 @@ function query<T>(box: Sandbox, sql: string, ...params: (string | number)[]): T[
 
 Deno.test("replay: a realistic session leaves the expected rows, correct stats and no secret byte on disk", async () => {
   await using box = await withConfig({ CLAUDECODE: "1" });
+  // Each hook process closes the database, and the last one to close moves the WAL into the file and removes
+  // it. A connection held open here keeps every hook from being the last, so the WAL they wrote stays to be
+  // searched for secrets too.
+  using watcher = openStateDb(box.state, "linux");
+  watcher.prepare("SELECT count(*) FROM sessions").get();
   let denials = 0;
   for (const step of replay.steps) {
     const events = "parallel" in step ? step.parallel as Record<string, unknown>[] : [step];

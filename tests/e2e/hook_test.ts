@@ -48,6 +48,11 @@ Deno.test("a matching WebSearch is denied with guidance; the identical retry pas
 
   allowed(await hook(box, event("PreToolUse.WebSearch.json")));
   denial((await hook(box, event("PreToolUse.WebSearch.json"))).stdout);
+  // Each process closes the database: a WAL left behind would be read whole by the next event's process.
+  assertEquals(
+    (await Array.fromAsync(Deno.readDir(box.state))).map((e) => e.name).filter((n) => n.endsWith("-wal")),
+    [],
+  );
 });
 
 Deno.test("a retry after escape_hatch_ttl_seconds is denied again", async () => {
