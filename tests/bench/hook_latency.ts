@@ -90,6 +90,14 @@ const cases: Case[] = [
     expect: "any",
   },
   {
+    // Not a hook case: the same denial in one file with no modules of ours (see floor.ts). The distance
+    // between it and the baseline is SQLite's; between it and the deny case, our code's.
+    name: "floor: a denial's reads and writes in one file (reference, no budget)",
+    script: "tests/bench/floor.ts",
+    prepare: () => webSearch("how to configure gitlab ci runners", freshSession()),
+    expect: "deny",
+  },
+  {
     name: "WebSearch, matching (deny)",
     script: "main.ts",
     prepare: () => webSearch("how to configure gitlab ci runners", freshSession()),
@@ -267,7 +275,7 @@ const rows = cases.map((c) => {
     p95Ratio: p95 / quantile(baselineSorted, 0.95),
   };
 });
-const overBudget = rows.slice(1).filter((r) => r.ratio > BUDGET);
+const overBudget = rows.filter((r, i) => cases[i].script === "main.ts" && r.ratio > BUDGET);
 
 /**
  * 64 processes at once: 64 capture events into one database, against 64 empty programs started the same
