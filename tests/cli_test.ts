@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
 import { describeOptions, parseArgv } from "../lib/cli/args.ts";
 import { UsageError } from "../lib/cli/errors.ts";
 import { writeAllSync } from "../lib/cli/io.ts";
@@ -116,8 +116,8 @@ Deno.test("writeAllSync continues partial writes and stops quietly when the read
   );
 });
 
-/** Every file of the program that imports a module by a computed specifier, and where that module lives. */
-function computedImports(): { file: string; target: string }[] {
+/** The program's source files, relative to the repository. */
+function programFiles(): string[] {
   const files = ["main.ts"];
   const walk = (dir: string) => {
     for (const entry of Deno.readDirSync(`${ROOT}${dir}`)) {
@@ -127,7 +127,12 @@ function computedImports(): { file: string; target: string }[] {
     }
   };
   walk("lib");
-  return files.flatMap((file) =>
+  return files;
+}
+
+/** Every file of the program that imports a module by a computed specifier, and where that module lives. */
+function computedImports(): { file: string; target: string }[] {
+  return programFiles().flatMap((file) =>
     [...Deno.readTextFileSync(`${ROOT}${file}`).matchAll(/import\(\s*new URL\(\s*[`"]([^`"$]+)/g)].map((
       m,
     ) => ({
@@ -137,6 +142,15 @@ function computedImports(): { file: string; target: string }[] {
     }))
   );
 }
+
+Deno.test('a dynamic import names its module with a string or with new URL("…", import.meta.url)', () => {
+  // Anything else (a variable, a template with expressions) escapes the compile guard below.
+  for (const file of programFiles()) {
+    for (const m of Deno.readTextFileSync(`${ROOT}${file}`).matchAll(/\bimport\(\s*(.{0,8})/g)) {
+      ok(/^(?:["']|new URL\()/.test(m[1]), `${file}: import(${m[1]}…) is neither`);
+    }
+  }
+});
 
 Deno.test("every compile command embeds the modules imported by computed specifiers", () => {
   const imports = computedImports();

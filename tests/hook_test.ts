@@ -74,17 +74,18 @@ Deno.test("hook core: an escape-hatch record failing inside the transaction stil
 /** A state that keeps what the hook records and answers with the given switches. */
 function fakeState(switches: SessionSwitches) {
   const recorded: EventRecord[] = [];
-  const closed: boolean[] = [];
+  /** What happened to the state, in order: "record" and "close". */
+  const calls: string[] = [];
   const state = {
     write: <T>(fn: () => T) => fn(),
     switchesOf: () => switches,
     retryOrRecord: () => "recorded" as const,
-    record: (entry: EventRecord) => void recorded.push(entry),
-    [Symbol.dispose]: () => void closed.push(true),
+    record: (entry: EventRecord) => void (recorded.push(entry), calls.push("record")),
+    [Symbol.dispose]: () => void calls.push("close"),
   };
   return {
     recorded,
-    closed,
+    calls,
     deps: { ...deps({ HOME: "/nowhere" }), openState: () => Promise.resolve(state) },
   };
 }
@@ -94,14 +95,14 @@ const silent = (out: HookOutput) => assertEquals([out.stdout, out.stderr], [unde
 const off = (features: Feature[], databases: string[] = []): SessionSwitches => ({ features, databases });
 
 Deno.test("hook core: with redirect switched off for the session a matching search passes and no denial is kept", async () => {
-  const { recorded, closed, deps } = fakeState(off(["redirect"]));
+  const { recorded, calls, deps } = fakeState(off(["redirect"]));
   silent(await hookOutput(input(event("PreToolUse.WebSearch.json")), seed, deps));
   assertEquals(recorded.map((r) => [r.event, r.denied, r.observation]), [[
     "PreToolUse",
     undefined,
     undefined,
   ]]);
-  assertEquals(closed, [true], "the state is closed once the event is recorded");
+  assertEquals(calls, ["record", "close"], "the state is closed once the event is recorded");
 });
 
 Deno.test("hook core: a switched-off database no longer denies, the others still do", async () => {
@@ -140,7 +141,7 @@ Deno.test("hook core: without state, context is still given as if nothing were s
 });
 
 Deno.test("hook core: the session's switches hold when the write lock is busy and nothing can be recorded", async () => {
-  const { closed, deps } = fakeState(off(["redirect"]));
+  const { calls, deps } = fakeState(off(["redirect"]));
   const state = await deps.openState();
   const locked = {
     ...deps,
@@ -157,5 +158,5 @@ Deno.test("hook core: the session's switches hold when the write lock is busy an
     stdout: undefined,
     stderr: "docsearch-hook: state unavailable, PreToolUse not recorded: database is locked",
   });
-  assertEquals(closed, [true], "a failed write closes the state too");
+  assertEquals(calls, ["close"], "a failed write closes the state too");
 });

@@ -141,9 +141,9 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
   const notes = [configNote(config)];
   const redactor = createRedactor(config.capture.redactPatterns, config.capture.excludeFiles);
   const access = await openAccess(name, dir, deps, notes);
-  const decide = (view: SessionView, state: StateAccess) =>
+  const decide = (view: SessionView, stateAccess: StateAccess) =>
     request && view.redirect
-      ? decideRedirect(request, event.sessionId, view.config, state, now, redactor.redact)
+      ? decideRedirect(request, event.sessionId, view.config, stateAccess, now, redactor.redact)
       : undefined;
 
   let decision: RedirectDecision | undefined;

@@ -20,7 +20,8 @@ export function run({ values }: PruneArgs): number {
     printError(noStateYet(file));
     return 0;
   }
-  const counts = new StateStore(db).prune(before);
+  using store = new StateStore(db);
+  const counts = store.prune(before);
   print(
     `Deleted what is older than ${window} (before ${new Date(before).toISOString()}): ` +
       `${counts.observations} observations, ${counts.redirects} redirects, ${counts.hookRuns} hook runs, ` +

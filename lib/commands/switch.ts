@@ -107,7 +107,8 @@ export function run(verb: SwitchVerb, { values, positionals }: SwitchArgs): numb
   if (choice === undefined) {
     throw new CommandFailedError(`no agent session found for ${Deno.cwd()}`, SESSION_HINT);
   }
-  const store = new StateStore(existing ?? createStateForCommand());
+  // Closed on the way out, like the hook's: a WAL left behind would be read whole by the next event.
+  using store = new StateStore(existing ?? createStateForCommand());
   const { change, allOff } = store.updateSwitches(choice.id, Date.now(), (current) => {
     const result = changeSwitch(current, target, verb === "enable", config);
     return {

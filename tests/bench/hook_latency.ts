@@ -34,7 +34,15 @@ let sessions = 0;
 const freshSession = () => `bench-${sessions++}`;
 let toolUses = 0;
 const freshToolUse = () => `toolu_bench_${toolUses++}`;
-const store = new StateStore(openStateDb(box.state));
+/**
+ * The bench's own writes, each on a connection closed at once: a connection held open for the run would keep
+ * every hook process from being the last to close (and so from checkpointing the WAL), which is not how the
+ * agent runs the hook.
+ */
+function withStore<T>(use: (store: StateStore) => T): T {
+  using store = new StateStore(openStateDb(box.state));
+  return use(store);
+}
 
 /** A second state directory whose database already holds 100k observations. */
 const LARGE = 100_000;
@@ -112,14 +120,16 @@ const cases: Case[] = [
       const input = webSearch("how to configure gitlab ci runners", session);
       const parsed = JSON.parse(input);
       const request = webRequestFrom(parsed.tool_name, parsed.tool_input)!;
-      store.retryOrRecord({
-        sessionId: session,
-        requestKey: hash53(requestIdentity(request)),
-        tool: request.tool,
-        request: "bench",
-        databases: ["gitlab"],
-        at: Date.now(),
-      }, 0);
+      withStore((store) =>
+        store.retryOrRecord({
+          sessionId: session,
+          requestKey: hash53(requestIdentity(request)),
+          tool: request.tool,
+          request: "bench",
+          databases: ["gitlab"],
+          at: Date.now(),
+        }, 0)
+      );
       return input;
     },
     expect: "empty",
@@ -153,10 +163,12 @@ const cases: Case[] = [
     script: "main.ts",
     prepare: () => {
       const session = freshSession();
-      store.updateSwitches(session, Date.now(), () => ({
-        switches: { features: ["redirect"], databases: [] },
-        result: undefined,
-      }));
+      withStore((store) =>
+        store.updateSwitches(session, Date.now(), () => ({
+          switches: { features: ["redirect"], databases: [] },
+          result: undefined,
+        }))
+      );
       return webSearch("how to configure gitlab ci runners", session);
     },
     expect: "empty",
@@ -307,9 +319,11 @@ for (let round = 0; round < BURST_ROUNDS; round++) {
     }));
     burstTimes[kind].push(...times);
     if (kind === "hook") {
-      const stored = store.db.prepare(
-        `SELECT count(*) AS n FROM observations WHERE tool_use_id IN (${ids.map(() => "?").join(",")})`,
-      ).get(...ids) as { n: number };
+      const stored = withStore((store) =>
+        store.db.prepare(
+          `SELECT count(*) AS n FROM observations WHERE tool_use_id IN (${ids.map(() => "?").join(",")})`,
+        ).get(...ids) as { n: number }
+      );
       lost += BURST - stored.n;
     }
   }
