@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { configLocation, readLayer } from "../lib/config/layers.ts";
+import { configLocation, readLayer, readLayers } from "../lib/config/layers.ts";
 import { loadConfig } from "../lib/config/load.ts";
 import { resolveConfig } from "../lib/config/resolve.ts";
 import type { Env } from "../lib/paths.ts";
@@ -190,6 +190,60 @@ Deno.test("missing implicit layers are silent; a missing or unreadable explicit 
     readError: "it is a directory, not a file",
   });
   assertEquals(readLayer("/definitely/not/here.json"), { path: "/definitely/not/here.json" });
+});
+
+Deno.test("lookup layers: a file its folder does not list is missing without an open; listed ones are read", () => {
+  const home = Deno.makeTempDirSync();
+  try {
+    Deno.mkdirSync(`${home}/user/.claude/hooks`, { recursive: true });
+    Deno.writeTextFileSync(`${home}/user/.claude/hooks/docsearch-config.json`, "{}");
+    Deno.mkdirSync(`${home}/with/.claude/docsearch.local.json`, { recursive: true });
+    Deno.writeTextFileSync(`${home}/with/.claude/DocSearch.json`, '{"a": 1}');
+    Deno.mkdirSync(`${home}/without`);
+    const user = `${home}/user/.claude/hooks/docsearch-config.json`;
+    let opened: string[] = [];
+    const lookup = (project: string) => {
+      opened = [];
+      return readLayers({
+        explicit: false,
+        paths: [user, `${project}/.claude/docsearch.json`, `${project}/.claude/docsearch.local.json`],
+      }, (path) => (opened.push(path), readLayer(path)));
+    };
+    // A project without .claude, and one where a name differs in case (a case-insensitive file system opens
+    // it; elsewhere the open decides) or a folder stands in a file's place.
+    assertEquals(lookup(`${home}/without`), [
+      { path: user, text: "{}" },
+      { path: `${home}/without/.claude/docsearch.json` },
+      { path: `${home}/without/.claude/docsearch.local.json` },
+    ]);
+    assertEquals(opened, [user]);
+    const withClaude = lookup(`${home}/with`);
+    assertEquals(withClaude[2], {
+      path: `${home}/with/.claude/docsearch.local.json`,
+      readError: "it is a directory, not a file",
+    });
+    const caseInsensitive = withClaude[1].text !== undefined;
+    assertEquals(withClaude[1], {
+      path: `${home}/with/.claude/docsearch.json`,
+      ...(caseInsensitive ? { text: '{"a": 1}' } : {}),
+    });
+    assertEquals(opened, [
+      user,
+      `${home}/with/.claude/docsearch.json`,
+      `${home}/with/.claude/docsearch.local.json`,
+    ]);
+    // A project folder that is not there at all: nothing to list, the open judges.
+    assertEquals(lookup(`${home}/gone`).slice(1), [
+      { path: `${home}/gone/.claude/docsearch.json` },
+      { path: `${home}/gone/.claude/docsearch.local.json` },
+    ]);
+    // --config names one file, opened as given.
+    assertEquals(readLayers({ explicit: true, paths: [`${home}/nope.json`] }), [{
+      path: `${home}/nope.json`,
+    }]);
+  } finally {
+    Deno.removeSync(home, { recursive: true });
+  }
 });
 
 Deno.test("config lookup: --config, then DOCSEARCH_CONFIG, else user then project layers", () => {

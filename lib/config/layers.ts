@@ -1,5 +1,5 @@
 /** Where configuration comes from, read as raw text (cheap; validation happens in resolve.ts). */
-import { type Env, homeDir, join, type OS } from "../paths.ts";
+import { baseName, dirName, type Env, homeDir, join, type OS } from "../paths.ts";
 
 export interface LayerText {
   path: string;
@@ -61,4 +61,35 @@ export function readLayer(path: string): LayerText {
     }
     return { path, readError: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** Names as a folder listing is compared with a path: a case- or normalization-insensitive file system finds both. */
+const entryKey = (name: string) => name.normalize("NFC").toLowerCase();
+
+/**
+ * Reads the layers. The lookup's files are usually partly missing (few projects have both), and a failed
+ * open costs the hook's start-up 0.3–1.4 ms (Deno builds the error with its stack, measured), so a lookup
+ * file is opened only when its folder lists it, and the folder is listed only when its own parent lists it.
+ * A name matching in another case only costs the open; what cannot be listed is left to the open to judge.
+ * An explicit file is opened directly: it is expected to exist.
+ */
+export function readLayers(location: ConfigLocation, open = readLayer): LayerText[] {
+  if (location.explicit) return location.paths.map(open);
+  const listings = new Map<string, Set<string> | undefined>();
+  const lists = (dir: string, name: string): boolean => {
+    if (!listings.has(dir)) {
+      try {
+        listings.set(dir, new Set(Array.from(Deno.readDirSync(dir), (entry) => entryKey(entry.name))));
+      } catch {
+        listings.set(dir, undefined);
+      }
+    }
+    return listings.get(dir)?.has(entryKey(name)) ?? true;
+  };
+  return location.paths.map((path) => {
+    const dir = dirName(path);
+    const parent = dirName(dir);
+    const missing = (parent !== dir && !lists(parent, baseName(dir))) || !lists(dir, baseName(path));
+    return missing ? { path } : open(path);
+  });
 }

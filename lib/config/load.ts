@@ -6,7 +6,7 @@
 import { join, type OS } from "../paths.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 import { VERSION } from "../version.ts";
-import { type ConfigLocation, type LayerText, readLayer } from "./layers.ts";
+import { type ConfigLocation, type LayerText, readLayers } from "./layers.ts";
 import type { Config } from "./types.ts";
 
 const CACHE_FILE = "config-cache.json";
@@ -87,7 +87,7 @@ export async function loadConfig(
   os: OS,
   now: number,
 ): Promise<Config> {
-  const layers = location.paths.map(readLayer);
+  const layers = readLayers(location);
   const key = JSON.stringify([location.explicit, location.paths]);
   const cacheFile = stateDir === undefined ? undefined : join(os, stateDir, CACHE_FILE);
   const cache = cacheFile ? readCache(cacheFile) : undefined;

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { normalizeHost } from "../match/domains.ts";
-import { type ConfigLocation, configLocation, type LayerText, readLayer } from "./layers.ts";
+import { type ConfigLocation, configLocation, type LayerText, readLayers } from "./layers.ts";
 import { jsonPath, syntaxProblem } from "../json_problems.ts";
 import { processEnv } from "../paths.ts";
 import {
@@ -310,5 +310,5 @@ export function commandConfig(
   dir: string = Deno.cwd(),
 ): { location: ConfigLocation; config: Config } {
   const location = configLocation(flag, processEnv, Deno.build.os, dir);
-  return { location, config: resolveConfig(location.paths.map(readLayer), location.explicit) };
+  return { location, config: resolveConfig(readLayers(location), location.explicit) };
 }
