@@ -4,6 +4,7 @@
  * runs (see commandModule), so the hook's start-up pays for nothing else. Errors end here, mapped to exit
  * codes in one place.
  */
+import { freshBundle } from "./lib/build/hot_path.ts";
 import { describeOptions, type OptionTable, parseArgv, type ParsedArgs } from "./lib/cli/args.ts";
 import { CommandFailedError, UsageError } from "./lib/cli/errors.ts";
 import { print, printError } from "./lib/cli/io.ts";
@@ -32,6 +33,15 @@ interface CommandModules {
 
 const commandModule = <K extends keyof CommandModules>(name: K): Promise<CommandModules[K]> =>
   import(new URL(`./lib/commands/${name}.ts`, import.meta.url).href);
+
+/**
+ * The hook's modules as one bundled module (`deno task bundle`) while it was made from the sources as they
+ * are, else the modules (see lib/build/hot_path.ts). Compiled binaries embed the modules, not the bundle.
+ */
+function hookModule(): Promise<CommandModules["hook"]> {
+  const bundle = freshBundle(new URL("./", import.meta.url));
+  return bundle === undefined ? commandModule("hook") : import(bundle);
+}
 
 interface Command<T extends OptionTable> {
   summary: string;
@@ -93,7 +103,7 @@ const COMMANDS = {
     usage: "docsearch-hook hook [--config PATH] < event.json",
     options: { config: configOption },
     failOpen: true,
-    run: async ({ values }) => (await commandModule("hook")).run(values),
+    run: async ({ values }) => (await hookModule()).run(values),
   }),
   check: command({
     summary: "dry run: which databases a web search matches, and the exact hook output",

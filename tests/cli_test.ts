@@ -144,10 +144,12 @@ function computedImports(): { file: string; target: string }[] {
 }
 
 Deno.test('a dynamic import names its module with a string or with new URL("…", import.meta.url)', () => {
-  // Anything else (a variable, a template with expressions) escapes the compile guard below.
+  // Anything else (a variable, a template with expressions) escapes the compile guard below, but for the
+  // hook's bundle, which binaries do not embed on purpose: they run its modules (lib/build/hot_path.ts).
   for (const file of programFiles()) {
     for (const m of Deno.readTextFileSync(`${ROOT}${file}`).matchAll(/\bimport\(\s*(.{0,8})/g)) {
-      ok(/^(?:["']|new URL\()/.test(m[1]), `${file}: import(${m[1]}…) is neither`);
+      const bundle = file === "main.ts" && m[1].startsWith("bundle)");
+      ok(bundle || /^(?:["']|new URL\()/.test(m[1]), `${file}: import(${m[1]}…) is neither`);
     }
   }
 });

@@ -6,6 +6,7 @@
  * agent's user-scope server list (install) or takes it out (uninstall), on top of the rest.
  */
 import exampleConfig from "../../config.example.json" with { type: "json" };
+import { V8_FLAGS } from "../build/hot_path.ts";
 import { CommandFailedError, UsageError } from "../cli/errors.ts";
 import { count, print } from "../cli/io.ts";
 import { userConfigPath } from "../config/layers.ts";
@@ -66,7 +67,7 @@ export function selfCommand(): string[] {
   if (name !== "deno" && name !== "deno.exe") return [exec];
   // --quiet: Deno's own download notes would otherwise show up in the slash command's output.
   const file = (name: string) => fileUrlPath(new URL(`../../${name}`, import.meta.url), Deno.build.os);
-  return [exec, "run", "-A", "--quiet", `--config=${file("deno.json")}`, file("main.ts")];
+  return [exec, "run", "-A", "--quiet", V8_FLAGS, `--config=${file("deno.json")}`, file("main.ts")];
 }
 
 function oneOf<T extends string>(

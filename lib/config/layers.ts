@@ -80,8 +80,9 @@ export function readLayers(location: ConfigLocation, open = readLayer): LayerTex
     if (!listings.has(dir)) {
       try {
         listings.set(dir, new Set(Array.from(Deno.readDirSync(dir), (entry) => entryKey(entry.name))));
-      } catch {
-        listings.set(dir, undefined);
+      } catch (error) {
+        // A missing folder holds nothing; one that cannot be listed is left to the open.
+        listings.set(dir, error instanceof Deno.errors.NotFound ? new Set() : undefined);
       }
     }
     return listings.get(dir)?.has(entryKey(name)) ?? true;

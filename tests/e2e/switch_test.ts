@@ -15,6 +15,7 @@ import {
   runProgram,
   type Sandbox,
   sandbox,
+  SELF,
 } from "../helpers.ts";
 
 const EXAMPLE = JSON.parse(readFixture("../config.example.json"));
@@ -659,7 +660,7 @@ Deno.test("install --commands writes the three slash commands running this check
     ok(text.includes("<!-- written by docsearch-hook install;"), text);
     const command = bangCommand(text);
     ok(
-      command.startsWith(`${Deno.execPath()} run -A --quiet --config=${ROOT}deno.json ${MAIN} ${name} `),
+      command.startsWith(`${SELF.join(" ")} ${name} `),
       command,
     );
     match(text, new RegExp(`^allowed-tools: Bash\\(.*main\\.ts ${name}:\\*\\)$`, "m"));
