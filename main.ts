@@ -39,7 +39,7 @@ const commandModule = <K extends keyof CommandModules>(name: K): Promise<Command
  * are, else the modules (see lib/build/hot_path.ts). Compiled binaries embed the modules, not the bundle.
  */
 function hookModule(): Promise<CommandModules["hook"]> {
-  const bundle = freshBundle(new URL("./", import.meta.url));
+  const bundle = Deno.build.standalone ? undefined : freshBundle(new URL("./", import.meta.url));
   return bundle === undefined ? commandModule("hook") : import(bundle);
 }
 

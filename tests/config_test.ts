@@ -232,11 +232,12 @@ Deno.test("lookup layers: a file its folder does not list is missing without an 
       `${home}/with/.claude/docsearch.json`,
       `${home}/with/.claude/docsearch.local.json`,
     ]);
-    // A project folder that is not there at all: nothing to list, the open judges.
+    // A project folder that is not there at all lists nothing: nothing in it is opened.
     assertEquals(lookup(`${home}/gone`).slice(1), [
       { path: `${home}/gone/.claude/docsearch.json` },
       { path: `${home}/gone/.claude/docsearch.local.json` },
     ]);
+    assertEquals(opened, [user]);
     // --config names one file, opened as given.
     assertEquals(readLayers({ explicit: true, paths: [`${home}/nope.json`] }), [{
       path: `${home}/nope.json`,

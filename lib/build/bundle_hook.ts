@@ -26,7 +26,14 @@ async function deno(args: string[]): Promise<string> {
 /** Writes `path` whole: what `write` makes under a temporary name, then renamed over it. */
 async function replace(path: string, write: (temp: string) => Promise<unknown>): Promise<void> {
   const temp = `${path}.${Deno.pid}.tmp`;
-  await write(temp);
+  try {
+    await write(temp);
+  } catch (error) {
+    try {
+      Deno.removeSync(temp);
+    } catch { /* never written */ }
+    throw error;
+  }
   Deno.renameSync(temp, path);
 }
 

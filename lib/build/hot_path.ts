@@ -47,7 +47,8 @@ const denoFs: HotPathFs = {
 
 export function stampOf(root: URL, path: string, fs: Pick<HotPathFs, "stat"> = denoFs): SourceStamp {
   const info = fs.stat(new URL(path, root));
-  return [path, info.size, info.mtime?.getTime() ?? 0];
+  // Without a modification time (a file system that keeps none) a stamp never matches: only the modules run.
+  return [path, info.size, info.mtime?.getTime() ?? NaN];
 }
 
 const unchanged = (root: URL, [path, size, mtimeMs]: SourceStamp, fs: HotPathFs) => {

@@ -1,6 +1,7 @@
 /**
  * `docsearch-hook hook`: one agent event in, at most one JSON object out, always exit 0 (SPEC §2).
- * Everything here is on the hot path: heavy modules (zod, SQLite) are imported only when an event needs them.
+ * Everything here is on the hot path: heavy modules (zod, SQLite) are imported only when an event needs them
+ * (in the bundle, SQLite comes with the rest: every event the agent is registered for needs the state).
  */
 import { createRedactor } from "../capture/redact.ts";
 import { promptContext, sessionStartContext } from "../context/inject.ts";

@@ -63,8 +63,8 @@ export function readLayer(path: string): LayerText {
   }
 }
 
-/** Names as a folder listing is compared with a path: a case- or normalization-insensitive file system finds both. */
-const entryKey = (name: string) => name.normalize("NFC").toLowerCase();
+/** Names as a folder listing is compared with a path's (ASCII: `.claude`, `hooks`, the layer files). */
+const entryKey = (name: string) => name.toLowerCase();
 
 /**
  * Reads the layers. The lookup's files are usually partly missing (few projects have both), and a failed

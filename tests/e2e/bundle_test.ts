@@ -4,7 +4,15 @@
  * are unchanged, and what it imports by computed specifier (config validation) still loads from it.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { BUILD_DIR, freshBundle, V8_FLAGS } from "../../lib/build/hot_path.ts";
+import {
+  BUILD_DIR,
+  BUNDLE_FILE,
+  freshBundle,
+  type Manifest,
+  MANIFEST_FILE,
+  stampOf,
+  V8_FLAGS,
+} from "../../lib/build/hot_path.ts";
 import { openStateDb } from "../../lib/state/db.ts";
 import { event, exists, readFixture, ROOT, runProgram, sandbox } from "../helpers.ts";
 
@@ -49,6 +57,16 @@ Deno.test("the bundled hook answers every event as its modules do, and only whil
     readFixture("../config.example.json"),
   );
   const root = new URL(`file://${checkout}/`);
+  // The checkout's hook as install registers it (see SELF in helpers.ts).
+  const hook = [
+    "run",
+    "-A",
+    "--quiet",
+    V8_FLAGS,
+    `--config=${checkout}/deno.json`,
+    `${checkout}/main.ts`,
+    "hook",
+  ];
   assertEquals(freshBundle(root), undefined, "a checkout without a bundle runs the modules");
 
   const built = await runProgram(Deno.execPath(), ["run", "-A", "lib/build/bundle_hook.ts"], {
@@ -63,7 +81,7 @@ Deno.test("the bundled hook answers every event as its modules do, and only whil
     for (const stdin of EVENTS) {
       const result = await runProgram(
         Deno.execPath(),
-        ["run", "-A", "--quiet", V8_FLAGS, `--config=${checkout}/deno.json`, `${checkout}/main.ts`, "hook"],
+        hook,
         { env: { ...box.env, DOCSEARCH_HOME: state }, stdin, cwd: checkout },
       );
       results.push(result);
@@ -77,6 +95,26 @@ Deno.test("the bundled hook answers every event as its modules do, and only whil
   const bundled = await answers(`${box.home}/state-bundled`);
   ok(bundled.results[0].stdout.includes('"permissionDecision":"deny"'), bundled.results[0].stdout);
   assertEquals(bundled.results[1].stdout, "", "the identical retry passes");
+
+  // The bundle is what ran: one that answers differently, stamped as fresh, is what the hook answers with.
+  const bundle = `${BUILD_DIR}${BUNDLE_FILE}`;
+  const manifestFile = `${checkout}/${BUILD_DIR}${MANIFEST_FILE}`;
+  const manifest = JSON.parse(await Deno.readTextFile(manifestFile)) as Manifest;
+  const original = await Deno.readTextFile(`${checkout}/${bundle}`);
+  await Deno.writeTextFile(
+    `${checkout}/${bundle}`,
+    'export const run = () => (console.log("from the bundle"), 0);',
+  );
+  await Deno.writeTextFile(manifestFile, JSON.stringify({ ...manifest, bundle: stampOf(root, bundle) }));
+  const marked = await runProgram(
+    Deno.execPath(),
+    hook,
+    { env: box.env, stdin: EVENTS[0], cwd: checkout },
+  );
+  assertEquals(marked.stdout, "from the bundle\n");
+  await Deno.writeTextFile(`${checkout}/${bundle}`, original);
+  await Deno.writeTextFile(manifestFile, JSON.stringify({ ...manifest, bundle: stampOf(root, bundle) }));
+  ok(freshBundle(root));
 
   // An edit (a new modification time is enough) sends the hook back to the modules.
   const edited = `${checkout}/lib/match/keywords.ts`;
