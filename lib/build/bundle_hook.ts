@@ -3,6 +3,7 @@
  * module to lib/.build/, with the stamp of every source, for main.ts to run while they are unchanged (see
  * hot_path.ts). Safe to run at any time: each file is replaced whole, the manifest last.
  */
+import { makeDir, writeAtomically } from "../files.ts";
 import { fileUrlPath } from "../paths.ts";
 import { BUILD_DIR, BUNDLE_FILE, type Manifest, MANIFEST_FILE, stampOf } from "./hot_path.ts";
 
@@ -23,20 +24,6 @@ async function deno(args: string[]): Promise<string> {
   return text(output.stdout);
 }
 
-/** Writes `path` whole: what `write` makes under a temporary name, then renamed over it. */
-async function replace(path: string, write: (temp: string) => Promise<unknown>): Promise<void> {
-  const temp = `${path}.${Deno.pid}.tmp`;
-  try {
-    await write(temp);
-  } catch (error) {
-    try {
-      Deno.removeSync(temp);
-    } catch { /* never written */ }
-    throw error;
-  }
-  Deno.renameSync(temp, path);
-}
-
 // The bundle inlines the entry's whole local graph (deno info lists it, literal dynamic imports too); the
 // modules imported by computed specifiers stay outside and load from source. Stamped before bundling, so that
 // a file edited meanwhile leaves the bundle stale, never wrong.
@@ -48,14 +35,15 @@ const sources = graph.modules
   .sort(([a], [b]) => a.localeCompare(b));
 
 const bundle = `${BUILD_DIR}${BUNDLE_FILE}`;
-Deno.mkdirSync(`${rootPath}${BUILD_DIR}`, { recursive: true });
-await replace(
-  `${rootPath}${bundle}`,
-  (temp) => deno(["bundle", "--quiet", "--platform", "deno", "--output", temp, ENTRY]),
-);
+makeDir(`${rootPath}${BUILD_DIR}`);
+// deno bundle writes its own file; it is then put in place whole, like the manifest after it.
+const scratch = Deno.makeTempDirSync({ prefix: "docsearch-bundle-" });
+try {
+  await deno(["bundle", "--quiet", "--platform", "deno", "--output", `${scratch}/${BUNDLE_FILE}`, ENTRY]);
+  writeAtomically(`${rootPath}${bundle}`, Deno.readTextFileSync(`${scratch}/${BUNDLE_FILE}`));
+} finally {
+  Deno.removeSync(scratch, { recursive: true });
+}
 const manifest: Manifest = { bundle: stampOf(root, bundle), sources };
-await replace(
-  `${rootPath}${BUILD_DIR}${MANIFEST_FILE}`,
-  (temp) => Deno.writeTextFile(temp, JSON.stringify(manifest, null, 1)),
-);
+writeAtomically(`${rootPath}${BUILD_DIR}${MANIFEST_FILE}`, JSON.stringify(manifest, null, 1));
 console.log(`bundled ${sources.length} modules into ${bundle} (${Math.round(manifest.bundle[1] / 1024)} KB)`);
