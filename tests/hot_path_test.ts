@@ -1,25 +1,30 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { freshBundle, type HotPathFs, type Manifest } from "../lib/build/hot_path.ts";
 
-const ROOT = new URL("file:///src/checkout/");
-const BUNDLE = "file:///src/checkout/lib/.build/hook.js";
+const ROOT = "/src/checkout";
+const BUNDLE = "lib/.build/hook.js";
 
 /** A file system of files by path (relative to ROOT): size and mtime; `reads` lists what was opened. */
 function fakeFs(files: Record<string, { size: number; mtime: number; text?: string }>, dirs: string[]) {
   const reads: string[] = [];
-  const path = (url: URL) => url.href.slice(ROOT.href.length);
+  const relative = (path: string) => {
+    if (!path.startsWith(`${ROOT}/`)) throw new Deno.errors.NotFound(path);
+    return path.slice(ROOT.length + 1);
+  };
   const fs: HotPathFs = {
-    readDir: (url) =>
-      dirs.filter((d) => d.startsWith(path(url))).map((d) => ({ name: d.slice(path(url).length) })),
-    readText: (url) => {
-      reads.push(path(url));
-      const text = files[path(url)]?.text;
-      if (text === undefined) throw new Deno.errors.NotFound(path(url));
+    readDir: (path) =>
+      dirs.filter((d) => d.startsWith(`${relative(path)}/`)).map((d) => ({
+        name: d.slice(relative(path).length + 1),
+      })),
+    readText: (path) => {
+      reads.push(relative(path));
+      const text = files[relative(path)]?.text;
+      if (text === undefined) throw new Deno.errors.NotFound(path);
       return text;
     },
-    stat: (url) => {
-      const file = files[path(url)];
-      if (file === undefined) throw new Deno.errors.NotFound(path(url));
+    stat: (path) => {
+      const file = files[relative(path)];
+      if (file === undefined) throw new Deno.errors.NotFound(path);
       return { size: file.size, mtime: new Date(file.mtime) };
     },
   };
@@ -61,7 +66,7 @@ Deno.test("hot path: an edited source, a resized one, a gone one or an edited bu
   const { fs } = built();
   const gone: HotPathFs = {
     ...fs,
-    stat: (url) => url.href.endsWith("match.ts") ? fs.stat(new URL("nope", url)) : fs.stat(url),
+    stat: (path) => path.endsWith("match.ts") ? fs.stat(`${ROOT}/nope`) : fs.stat(path),
   };
   assertEquals(freshBundle(ROOT, gone), undefined);
 });

@@ -1,9 +1,10 @@
 /**
  * The hook's hot path as one file. `deno run` pays ~0.1 ms of start-up per TypeScript module it loads
- * (resolution, emit and code caches, instantiation), and the hook's ~30 modules were a third of its own
- * time; `deno task bundle` (bundle_hook.ts) writes them as one module to lib/.build/, with the size and
- * modification time of every source it was made from. The hook runs that file only while every source is
- * unchanged, else the modules themselves: an edit is never run stale, only slower until the next bundle.
+ * (resolution, emit and code caches, instantiation), and the hook's ~35 modules were a third of its own
+ * time; `deno task bundle` (bundle_hook.ts) writes them, with the command line, as one module to lib/.build/,
+ * with the size and modification time of every source it was made from. main.ts runs that file only while
+ * every source is unchanged, else the modules themselves: an edit is never run stale, only slower until the
+ * next bundle. Paths are plain strings here: the first `new URL` of a process costs the hook 0.2 ms.
  */
 
 /**
@@ -14,6 +15,9 @@
  */
 export const V8_FLAGS = "--v8-flags=--no-lazy";
 
+/** The module bundled: the command line with the hook in it. */
+export const BUNDLE_ENTRY = "lib/build/hook_cli.ts";
+
 const BUILD_NAME = ".build";
 /**
  * Where the bundle goes, relative to the checkout: two levels down like lib/config/load.ts, so that its
@@ -23,7 +27,7 @@ export const BUILD_DIR = `lib/${BUILD_NAME}/`;
 export const BUNDLE_FILE = "hook.js";
 export const MANIFEST_FILE = "hook.json";
 
-/** A file as the bundle saw it: path relative to the checkout, size in bytes, modification time in ms. */
+/** A file as the bundle saw it: path relative to the checkout (with `/`), size in bytes, modification time in ms. */
 export type SourceStamp = [path: string, size: number, mtimeMs: number];
 
 export interface Manifest {
@@ -32,43 +36,45 @@ export interface Manifest {
   sources: SourceStamp[];
 }
 
-/** What the check needs of the file system (Deno's, in the hook). */
+/** What the check needs of the file system (Deno's, in the hook), by path. */
 export interface HotPathFs {
-  readDir(url: URL): Iterable<{ name: string }>;
-  readText(url: URL): string;
-  stat(url: URL): { size: number; mtime: Date | null };
+  readDir(path: string): Iterable<{ name: string }>;
+  readText(path: string): string;
+  stat(path: string): { size: number; mtime: Date | null };
 }
 
 const denoFs: HotPathFs = {
-  readDir: (url) => Deno.readDirSync(url),
-  readText: (url) => Deno.readTextFileSync(url),
-  stat: (url) => Deno.statSync(url),
+  readDir: (path) => Deno.readDirSync(path),
+  readText: (path) => Deno.readTextFileSync(path),
+  stat: (path) => Deno.statSync(path),
 };
 
-export function stampOf(root: URL, path: string, fs: Pick<HotPathFs, "stat"> = denoFs): SourceStamp {
-  const info = fs.stat(new URL(path, root));
+/** `root` is the checkout's folder; Deno takes `/` after it on every system. */
+export function stampOf(root: string, path: string, fs: Pick<HotPathFs, "stat"> = denoFs): SourceStamp {
+  const info = fs.stat(`${root}/${path}`);
   // Without a modification time (a file system that keeps none) a stamp never matches: only the modules run.
   return [path, info.size, info.mtime?.getTime() ?? NaN];
 }
 
-const unchanged = (root: URL, [path, size, mtimeMs]: SourceStamp, fs: HotPathFs) => {
+const unchanged = (root: string, [path, size, mtimeMs]: SourceStamp, fs: HotPathFs) => {
   const [, nowSize, nowMtime] = stampOf(root, path, fs);
   return nowSize === size && nowMtime === mtimeMs;
 };
 
 /**
- * The bundle's URL when it was made from the sources as they are now, else undefined. A checkout without a
- * bundle costs one folder listing: opening a missing file would cost more (Deno builds the error's stack).
+ * The bundle's path relative to the checkout when it was made from the sources as they are now, else
+ * undefined. A checkout without a bundle costs one folder listing: opening a missing file would cost more
+ * (Deno builds the error's stack).
  */
-export function freshBundle(root: URL, fs: HotPathFs = denoFs): string | undefined {
+export function freshBundle(root: string, fs: HotPathFs = denoFs): string | undefined {
   try {
-    if (!Array.from(fs.readDir(new URL("lib/", root)), (entry) => entry.name).includes(BUILD_NAME)) {
+    if (!Array.from(fs.readDir(`${root}/lib`), (entry) => entry.name).includes(BUILD_NAME)) {
       return undefined;
     }
-    const manifest = JSON.parse(fs.readText(new URL(BUILD_DIR + MANIFEST_FILE, root))) as Manifest;
+    const manifest = JSON.parse(fs.readText(`${root}/${BUILD_DIR}${MANIFEST_FILE}`)) as Manifest;
     const stamps = [manifest.bundle, ...manifest.sources];
     if (!stamps.every((stamp) => unchanged(root, stamp, fs))) return undefined;
-    return new URL(manifest.bundle[0], root).href;
+    return manifest.bundle[0];
   } catch {
     // An unreadable or torn manifest, a source gone: the modules are always right.
     return undefined;

@@ -349,7 +349,7 @@ const burst = {
 const burstOk = lost === 0 && burst.p95Ratio <= 2 * BUDGET;
 
 // What the hook cases ran: `deno task bench` bundles first; without a fresh bundle they measure the modules.
-const hotPath = freshBundle(new URL("../../", import.meta.url)) === undefined
+const hotPath = freshBundle(`${import.meta.dirname}/../..`) === undefined
   ? "the modules (no fresh bundle: run `deno task bundle`)"
   : "the bundle (lib/.build/hook.js)";
 if (values.json) {

@@ -1,7 +1,8 @@
 /**
  * The hook's bundled hot path (`deno task bundle`, lib/build/) against its modules, in a copy of the checkout:
  * the same events give the same answers and leave the same state, the bundle is run only while its sources
- * are unchanged, and what it imports by computed specifier (config validation) still loads from it.
+ * are unchanged, and what it imports by computed specifier (config validation) still loads from it. Other
+ * commands never run it.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import {
@@ -14,6 +15,7 @@ import {
   V8_FLAGS,
 } from "../../lib/build/hot_path.ts";
 import { openStateDb } from "../../lib/state/db.ts";
+import { VERSION } from "../../lib/version.ts";
 import { event, exists, readFixture, ROOT, runProgram, sandbox } from "../helpers.ts";
 
 async function copyCheckout(to: string): Promise<void> {
@@ -56,7 +58,6 @@ Deno.test("the bundled hook answers every event as its modules do, and only whil
     `${box.home}/.claude/hooks/docsearch-config.json`,
     readFixture("../config.example.json"),
   );
-  const root = new URL(`file://${checkout}/`);
   // The checkout's hook as install registers it (see SELF in helpers.ts).
   const hook = [
     "run",
@@ -67,14 +68,14 @@ Deno.test("the bundled hook answers every event as its modules do, and only whil
     `${checkout}/main.ts`,
     "hook",
   ];
-  assertEquals(freshBundle(root), undefined, "a checkout without a bundle runs the modules");
+  assertEquals(freshBundle(checkout), undefined, "a checkout without a bundle runs the modules");
 
   const built = await runProgram(Deno.execPath(), ["run", "-A", "lib/build/bundle_hook.ts"], {
     env: box.env,
     cwd: checkout,
   });
   assertEquals(built.code, 0, built.stderr);
-  ok(freshBundle(root)?.endsWith("/lib/.build/hook.js"), "the bundle is fresh once built");
+  assertEquals(freshBundle(checkout), "lib/.build/hook.js", "the bundle is fresh once built");
 
   const answers = async (state: string) => {
     const results = [];
@@ -86,6 +87,10 @@ Deno.test("the bundled hook answers every event as its modules do, and only whil
       );
       results.push(result);
     }
+    // A command-line error is the bundle's too: the hook still fails open, in the same words.
+    results.push(
+      await runProgram(Deno.execPath(), [...hook, "--nope"], { env: box.env, stdin: "{}", cwd: checkout }),
+    );
     // Every process closed the database: no WAL left for the next one to recover.
     assertEquals(await exists(`${state}/docsearch.db-wal`), false);
     using db = openStateDb(state);
@@ -103,23 +108,25 @@ Deno.test("the bundled hook answers every event as its modules do, and only whil
   const original = await Deno.readTextFile(`${checkout}/${bundle}`);
   await Deno.writeTextFile(
     `${checkout}/${bundle}`,
-    'export const run = () => (console.log("from the bundle"), 0);',
+    'export const main = () => (console.log("from the bundle"), 0);',
   );
-  await Deno.writeTextFile(manifestFile, JSON.stringify({ ...manifest, bundle: stampOf(root, bundle) }));
+  await Deno.writeTextFile(manifestFile, JSON.stringify({ ...manifest, bundle: stampOf(checkout, bundle) }));
   const marked = await runProgram(
     Deno.execPath(),
     hook,
     { env: box.env, stdin: EVENTS[0], cwd: checkout },
   );
   assertEquals(marked.stdout, "from the bundle\n");
+  const version = await runProgram(Deno.execPath(), [...hook.slice(0, -1), "--version"], { env: box.env });
+  assertEquals(version.stdout, `docsearch-hook ${VERSION}\n`, "the other commands never run the bundle");
   await Deno.writeTextFile(`${checkout}/${bundle}`, original);
-  await Deno.writeTextFile(manifestFile, JSON.stringify({ ...manifest, bundle: stampOf(root, bundle) }));
-  ok(freshBundle(root));
+  await Deno.writeTextFile(manifestFile, JSON.stringify({ ...manifest, bundle: stampOf(checkout, bundle) }));
+  ok(freshBundle(checkout));
 
   // An edit (a new modification time is enough) sends the hook back to the modules.
   const edited = `${checkout}/lib/match/keywords.ts`;
   Deno.utimeSync(edited, new Date(), new Date(Date.now() + 5000));
-  assertEquals(freshBundle(root), undefined);
+  assertEquals(freshBundle(checkout), undefined);
   const modules = await answers(`${box.home}/state-modules`);
   assertEquals(bundled, modules);
 });

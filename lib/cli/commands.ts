@@ -1,0 +1,357 @@
+/**
+ * The command line (main.ts runs it): the table of commands and their options, help, dispatch, and the one
+ * error boundary, where errors are mapped to exit codes. Each command's code is imported when that command
+ * runs (see CommandModules), so the hook's start-up pays for nothing else.
+ */
+import { describeOptions, type OptionTable, parseArgv, type ParsedArgs } from "./args.ts";
+import { CommandFailedError, UsageError } from "./errors.ts";
+import { print, printError } from "./io.ts";
+import { VERSION } from "../version.ts";
+
+/**
+ * The modules of the commands, each imported when its command runs. The specifier is computed on purpose:
+ * `deno run` loads the whole graph of every import it can read in the source (a template too) before the
+ * first line runs, which cost every hook event about 3 ms (measured) for the modules and npm packages of the
+ * other commands. `deno compile` embeds them through `--include lib/commands` (deno.json).
+ */
+export interface CommandModules {
+  check: typeof import("../commands/check.ts");
+  doctor: typeof import("../commands/doctor.ts");
+  hook: typeof import("../commands/hook.ts");
+  index: typeof import("../commands/index.ts");
+  install: typeof import("../commands/install.ts");
+  log: typeof import("../commands/log.ts");
+  mcp: typeof import("../commands/mcp.ts");
+  prune: typeof import("../commands/prune.ts");
+  search: typeof import("../commands/search.ts");
+  stats: typeof import("../commands/stats.ts");
+  status: typeof import("../commands/status.ts");
+  switch: typeof import("../commands/switch.ts");
+}
+
+/** Imports a command's module; main() gets it from its caller when that has it already (the hook's bundle). */
+type LoadCommand = <K extends keyof CommandModules>(name: K) => Promise<CommandModules[K]>;
+
+const importCommand: LoadCommand = (name) => import(new URL(`../commands/${name}.ts`, import.meta.url).href);
+
+interface Command<T extends OptionTable> {
+  summary: string;
+  usage: string;
+  options: T;
+  /** The hook must never block the agent: any error becomes exit 0 and one stderr line. */
+  failOpen?: boolean;
+  run: (args: ParsedArgs<T>, load: LoadCommand) => Promise<number>;
+}
+
+const command = <T extends OptionTable>(spec: Command<T>): Command<T> => spec;
+
+const configOption = {
+  type: "string",
+  value: "PATH",
+  description: "config file to use instead of the usual lookup (also DOCSEARCH_CONFIG)",
+} as const;
+
+const sessionOption = {
+  type: "string",
+  value: "ID",
+  description:
+    "the session (its id or the start of it); default: CLAUDE_CODE_SESSION_ID or RIPPERDOC_SESSION_ID, else the latest session in this directory",
+} as const;
+
+const installOptions = {
+  scope: {
+    type: "string",
+    value: "SCOPE",
+    description:
+      "user (default: ~/.claude/settings.json), project (.claude/settings.json) or local (.claude/settings.local.json)",
+  },
+  agent: {
+    type: "string",
+    value: "AGENT",
+    description: "claude (default) or ripperdoc (~/.ripperdoc/hooks.json, .ripperdoc/hooks[.local].json)",
+  },
+  settings: { type: "string", value: "PATH", description: "this settings file instead of the scope's" },
+  commands: { type: "boolean", description: "only the /docsearch:* slash commands" },
+  "dry-run": {
+    type: "boolean",
+    description: "print what would change (a diff of the settings), change nothing",
+  },
+  mcp: {
+    type: "boolean",
+    description: 'also register `docsearch-hook mcp` as the agent\'s MCP server "docsearch" (user scope)',
+  },
+} as const;
+
+/** The slash commands pass it: Claude Code hides a failed `!` command's output, so failures must exit 0 too. */
+const slashOption = {
+  type: "boolean",
+  description: "print every message, errors too, on stdout and exit 0 (used by the slash commands)",
+} as const;
+
+const COMMANDS = {
+  hook: command({
+    summary: "handle one agent hook event from stdin (the command the agent runs)",
+    usage: "docsearch-hook hook [--config PATH] < event.json",
+    options: { config: configOption },
+    failOpen: true,
+    run: async ({ values }, load) => (await load("hook")).run(values),
+  }),
+  check: command({
+    summary: "dry run: which databases a web search matches, and the exact hook output",
+    usage:
+      "docsearch-hook check <query…> [--domain HOST]… [--json]\n       docsearch-hook check --url URL [prompt…] [--json]",
+    options: {
+      url: {
+        type: "string",
+        value: "URL",
+        description: "check a WebFetch of this URL instead of a WebSearch",
+      },
+      domain: {
+        type: "string",
+        value: "HOST",
+        multiple: true,
+        description: "add HOST to the search's allowed_domains",
+      },
+      json: {
+        type: "boolean",
+        description: "print exactly what the hook would print (nothing when it allows)",
+      },
+      config: configOption,
+    },
+    run: async (args, load) => (await load("check")).run(args),
+  }),
+  disable: command({
+    summary: "turn a docs database or a feature (redirect, capture, context, all) off for one session",
+    usage: "docsearch-hook disable <name> [--session ID]",
+    options: { session: sessionOption, config: configOption, slash: slashOption },
+    run: async (args, load) => (await load("switch")).run("disable", args),
+  }),
+  enable: command({
+    summary: "turn back on what disable turned off for a session",
+    usage: "docsearch-hook enable <name> [--session ID]",
+    options: { session: sessionOption, config: configOption, slash: slashOption },
+    run: async (args, load) => (await load("switch")).run("enable", args),
+  }),
+  status: command({
+    summary: "what is on and off for a session, and why",
+    usage: "docsearch-hook status [--session ID] [--json]",
+    options: {
+      session: sessionOption,
+      json: { type: "boolean", description: "print the status as JSON" },
+      config: configOption,
+      slash: slashOption,
+    },
+    run: async (args, load) => (await load("status")).run(args),
+  }),
+  install: command({
+    summary:
+      "register the hook in the agent's settings, create the config, add the /docsearch:* slash commands",
+    usage:
+      "docsearch-hook install [--scope user|project|local] [--agent claude|ripperdoc] [--settings PATH] [--commands] [--mcp] [--dry-run]",
+    options: installOptions,
+    run: async (args, load) => (await load("install")).install(args),
+  }),
+  uninstall: command({
+    summary: "remove what install added to the agent's settings, and the slash commands",
+    usage:
+      "docsearch-hook uninstall [--scope user|project|local] [--agent claude|ripperdoc] [--settings PATH] [--commands] [--mcp] [--dry-run]",
+    options: installOptions,
+    run: async (args, load) => (await load("install")).uninstall(args),
+  }),
+  doctor: command({
+    summary:
+      "check the setup (binary, registration, config, databases, MCP servers, state) and say how to fix it",
+    usage: "docsearch-hook doctor [--json] [--config PATH]",
+    options: {
+      json: { type: "boolean", description: "print the checks as JSON" },
+      config: configOption,
+    },
+    run: async (args, load) => (await load("doctor")).run(args),
+  }),
+  index: command({
+    summary: "index documentation (a folder, a file or a docs site) for `search` and the MCP server",
+    usage:
+      "docsearch-hook index add <name> <folder|file|URL> [--keywords K,K] [--domains D,D] [--description TEXT] [--max-pages N]\n       docsearch-hook index refresh <name>\n       docsearch-hook index list\n       docsearch-hook index remove <name>",
+    options: {
+      keywords: {
+        type: "string",
+        value: "K,K",
+        description: "words in a web search that send the agent to this index (default: the name)",
+      },
+      domains: {
+        type: "string",
+        value: "D,D",
+        description:
+          "sites this index covers: fetches of their pages go to the index (default: a crawled site's host)",
+      },
+      description: { type: "string", value: "TEXT", description: "one line saying what the docs are" },
+      "max-pages": {
+        type: "string",
+        value: "N",
+        description: "crawl at most N pages of a site (default 1000)",
+      },
+      "no-config": {
+        type: "boolean",
+        description: "do not add or update the index's entry in the user config",
+      },
+      config: configOption,
+    },
+    run: async (args, load) => (await load("index")).run(args),
+  }),
+  search: command({
+    summary: "search the local indexes: ranked passages with their page, headings and a snippet",
+    usage: "docsearch-hook search <name|all> <query…> [--limit N] [--json]",
+    options: {
+      limit: { type: "string", value: "N", description: "how many passages (default 5, at most 100)" },
+      json: { type: "boolean", description: "print the results as JSON" },
+    },
+    run: async (args, load) => (await load("search")).run(args),
+  }),
+  mcp: command({
+    summary: "serve the local indexes to the agent over MCP (stdio): tools search and list_indexes",
+    usage: "docsearch-hook mcp",
+    options: {},
+    run: async (_args, load) => (await load("mcp")).run(),
+  }),
+  log: command({
+    summary: "the latest observations the hook recorded",
+    usage: "docsearch-hook log [--session ID] [--limit N] [--json]",
+    options: {
+      session: { type: "string", value: "ID", description: "only this session (its id, or the start of it)" },
+      limit: { type: "string", value: "N", description: "how many observations (default 20)" },
+      json: { type: "boolean", description: "print them as JSON" },
+    },
+    run: async (args, load) => (await load("log")).run(args),
+  }),
+  stats: command({
+    summary: "redirects, follow-through, escapes, unmatched web searches and the hook's latency",
+    usage: "docsearch-hook stats [--since 7d] [--json]",
+    options: {
+      since: { type: "string", value: "AGE", description: "how far back, e.g. 24h, 7d, 4w (default 7d)" },
+      json: { type: "boolean", description: "print the numbers as JSON" },
+      config: configOption,
+    },
+    run: async (args, load) => (await load("stats")).run(args),
+  }),
+  prune: command({
+    summary: "delete recorded data older than the retention",
+    usage: "docsearch-hook prune [--older-than 30d]",
+    options: {
+      "older-than": {
+        type: "string",
+        value: "AGE",
+        description: "delete what is older than this (default: capture.retention_days, 30d)",
+      },
+      config: configOption,
+    },
+    run: async (args, load) => (await load("prune")).run(args),
+  }),
+};
+
+type CommandName = keyof typeof COMMANDS;
+
+function globalHelp(): string {
+  const names = Object.keys(COMMANDS) as CommandName[];
+  const width = Math.max(...names.map((n) => n.length));
+  return [
+    `docsearch-hook ${VERSION}: keeps an AI coding agent's documentation searches on local docs.`,
+    "",
+    "Usage: docsearch-hook <command> [options]",
+    "",
+    "Commands:",
+    ...names.map((name) => `  ${name.padEnd(width)}  ${COMMANDS[name].summary}`),
+    "",
+    "Options:",
+    "  -h, --help     show help (also: docsearch-hook <command> --help)",
+    "  -V, --version  show the version",
+    "",
+    "Environment: DOCSEARCH_CONFIG (config file), DOCSEARCH_HOME (state directory),",
+    "             DOCSEARCH_HOOK_DISABLED=1 (every hook action becomes a silent allow).",
+  ].join("\n");
+}
+
+function commandHelp(name: CommandName): string {
+  const spec: Command<OptionTable> = COMMANDS[name];
+  return [
+    `docsearch-hook ${name}: ${spec.summary}`,
+    "",
+    `Usage: ${spec.usage}`,
+    "",
+    "Options:",
+    describeOptions(spec.options),
+  ]
+    .join("\n");
+}
+
+/** Edit distance, for "did you mean" on mistyped commands. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length];
+}
+
+function closest(name: string): string | undefined {
+  return Object.keys(COMMANDS).find((known) => distance(name, known) <= 2);
+}
+
+async function runCommand(name: CommandName, argv: string[], load: LoadCommand): Promise<number> {
+  const spec: Command<OptionTable> = COMMANDS[name];
+  try {
+    if (argv.includes("--help") || argv.includes("-h")) {
+      print(commandHelp(name));
+      return 0;
+    }
+    return await spec.run(parseArgv(argv, spec.options), load);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (spec.failOpen) {
+      printError(`docsearch-hook ${name}: ${message}; allowing`);
+      return 0;
+    }
+    const slash = "slash" in spec.options && argv.includes("--slash");
+    const report = (text: string, exitCode: number) => {
+      (slash ? print : printError)(`docsearch-hook ${name}: ${text}`);
+      return slash ? 0 : exitCode;
+    };
+    if (error instanceof UsageError) {
+      return report(`${message}\nUsage: ${spec.usage}\nMore: docsearch-hook ${name} --help`, error.exitCode);
+    }
+    if (error instanceof CommandFailedError) {
+      return report(`${message}${error.hint ? `\n  fix: ${error.hint}` : ""}`, error.exitCode);
+    }
+    return report(`unexpected error: ${error instanceof Error ? error.stack : message}`, 1);
+  }
+}
+
+/** Runs the command line; `loaded` holds command modules the caller has already (the hook's bundle has hook). */
+export async function main(argv: string[], loaded: Partial<CommandModules> = {}): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    printError(globalHelp());
+    return 2;
+  }
+  if (name === "--help" || name === "-h" || name === "help") {
+    print(rest[0] && rest[0] in COMMANDS ? commandHelp(rest[0] as CommandName) : globalHelp());
+    return 0;
+  }
+  if (name === "--version" || name === "-V" || name === "version") {
+    print(`docsearch-hook ${VERSION}`);
+    return 0;
+  }
+  if (!(name in COMMANDS)) {
+    const guess = closest(name);
+    printError(
+      `docsearch-hook: unknown command "${name}"${guess ? `; did you mean "${guess}"?` : ""}\n` +
+        "Run docsearch-hook --help for the list of commands.",
+    );
+    return 2;
+  }
+  const load: LoadCommand = async (command) => loaded[command] ?? await importCommand(command);
+  return await runCommand(name as CommandName, rest, load);
+}
