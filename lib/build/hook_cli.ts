@@ -1,8 +1,11 @@
 /**
- * What `deno task bundle` makes into one module (see hot_path.ts): the command line with the hook's modules
- * already in it, so that `docsearch-hook hook` runs from a checkout without importing anything else.
+ * What `deno task bundle` makes into one module (see hot_path.ts): `docsearch-hook hook …` with the hook's
+ * modules in it and nothing of the other commands, run through the command line's one error boundary.
  */
 import * as hook from "../commands/hook.ts";
-import { main as commandLine } from "../cli/commands.ts";
+import { commandLoader, runCommand } from "../cli/command.ts";
+import { hookCommand } from "../cli/hook_command.ts";
 
-export const main = (argv: string[]): Promise<number> => commandLine(argv, { hook });
+/** main.ts gives it the whole command line, whose first word is `hook`. */
+export const main = (argv: string[]): Promise<number> =>
+  runCommand("hook", hookCommand, argv.slice(1), commandLoader({ hook }));

@@ -1,55 +1,21 @@
 /**
- * The command line (main.ts runs it): the table of commands and their options, help, dispatch, and the one
- * error boundary, where errors are mapped to exit codes. Each command's code is imported when that command
- * runs (see CommandModules), so the hook's start-up pays for nothing else.
+ * The command line (main.ts runs it): the table of commands and their options, global help and dispatch.
+ * Each command runs through the one error boundary (command.ts), and its code is imported when it runs, so
+ * the hook's start-up pays for nothing else.
  */
-import { describeOptions, type OptionTable, parseArgv, type ParsedArgs } from "./args.ts";
-import { CommandFailedError, UsageError } from "./errors.ts";
+import type { OptionTable } from "./args.ts";
+import {
+  type Command,
+  command,
+  commandHelp,
+  commandLoader,
+  type CommandModules,
+  configOption,
+  runCommand,
+} from "./command.ts";
+import { hookCommand } from "./hook_command.ts";
 import { print, printError } from "./io.ts";
 import { VERSION } from "../version.ts";
-
-/**
- * The modules of the commands, each imported when its command runs. The specifier is computed on purpose:
- * `deno run` loads the whole graph of every import it can read in the source (a template too) before the
- * first line runs, which cost every hook event about 3 ms (measured) for the modules and npm packages of the
- * other commands. `deno compile` embeds them through `--include lib/commands` (deno.json).
- */
-export interface CommandModules {
-  check: typeof import("../commands/check.ts");
-  doctor: typeof import("../commands/doctor.ts");
-  hook: typeof import("../commands/hook.ts");
-  index: typeof import("../commands/index.ts");
-  install: typeof import("../commands/install.ts");
-  log: typeof import("../commands/log.ts");
-  mcp: typeof import("../commands/mcp.ts");
-  prune: typeof import("../commands/prune.ts");
-  search: typeof import("../commands/search.ts");
-  stats: typeof import("../commands/stats.ts");
-  status: typeof import("../commands/status.ts");
-  switch: typeof import("../commands/switch.ts");
-}
-
-/** Imports a command's module; main() gets it from its caller when that has it already (the hook's bundle). */
-type LoadCommand = <K extends keyof CommandModules>(name: K) => Promise<CommandModules[K]>;
-
-const importCommand: LoadCommand = (name) => import(new URL(`../commands/${name}.ts`, import.meta.url).href);
-
-interface Command<T extends OptionTable> {
-  summary: string;
-  usage: string;
-  options: T;
-  /** The hook must never block the agent: any error becomes exit 0 and one stderr line. */
-  failOpen?: boolean;
-  run: (args: ParsedArgs<T>, load: LoadCommand) => Promise<number>;
-}
-
-const command = <T extends OptionTable>(spec: Command<T>): Command<T> => spec;
-
-const configOption = {
-  type: "string",
-  value: "PATH",
-  description: "config file to use instead of the usual lookup (also DOCSEARCH_CONFIG)",
-} as const;
 
 const sessionOption = {
   type: "string",
@@ -89,13 +55,7 @@ const slashOption = {
 } as const;
 
 const COMMANDS = {
-  hook: command({
-    summary: "handle one agent hook event from stdin (the command the agent runs)",
-    usage: "docsearch-hook hook [--config PATH] < event.json",
-    options: { config: configOption },
-    failOpen: true,
-    run: async ({ values }, load) => (await load("hook")).run(values),
-  }),
+  hook: hookCommand,
   check: command({
     summary: "dry run: which databases a web search matches, and the exact hook output",
     usage:
@@ -250,6 +210,10 @@ const COMMANDS = {
 
 type CommandName = keyof typeof COMMANDS;
 
+/** Own names only: `toString` is no command, though `"toString" in COMMANDS` says so. */
+const isCommand = (name: string | undefined): name is CommandName =>
+  name !== undefined && Object.hasOwn(COMMANDS, name);
+
 function globalHelp(): string {
   const names = Object.keys(COMMANDS) as CommandName[];
   const width = Math.max(...names.map((n) => n.length));
@@ -270,19 +234,6 @@ function globalHelp(): string {
   ].join("\n");
 }
 
-function commandHelp(name: CommandName): string {
-  const spec: Command<OptionTable> = COMMANDS[name];
-  return [
-    `docsearch-hook ${name}: ${spec.summary}`,
-    "",
-    `Usage: ${spec.usage}`,
-    "",
-    "Options:",
-    describeOptions(spec.options),
-  ]
-    .join("\n");
-}
-
 /** Edit distance, for "did you mean" on mistyped commands. */
 function distance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -300,35 +251,6 @@ function closest(name: string): string | undefined {
   return Object.keys(COMMANDS).find((known) => distance(name, known) <= 2);
 }
 
-async function runCommand(name: CommandName, argv: string[], load: LoadCommand): Promise<number> {
-  const spec: Command<OptionTable> = COMMANDS[name];
-  try {
-    if (argv.includes("--help") || argv.includes("-h")) {
-      print(commandHelp(name));
-      return 0;
-    }
-    return await spec.run(parseArgv(argv, spec.options), load);
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (spec.failOpen) {
-      printError(`docsearch-hook ${name}: ${message}; allowing`);
-      return 0;
-    }
-    const slash = "slash" in spec.options && argv.includes("--slash");
-    const report = (text: string, exitCode: number) => {
-      (slash ? print : printError)(`docsearch-hook ${name}: ${text}`);
-      return slash ? 0 : exitCode;
-    };
-    if (error instanceof UsageError) {
-      return report(`${message}\nUsage: ${spec.usage}\nMore: docsearch-hook ${name} --help`, error.exitCode);
-    }
-    if (error instanceof CommandFailedError) {
-      return report(`${message}${error.hint ? `\n  fix: ${error.hint}` : ""}`, error.exitCode);
-    }
-    return report(`unexpected error: ${error instanceof Error ? error.stack : message}`, 1);
-  }
-}
-
 /** Runs the command line; `loaded` holds command modules the caller has already (the hook's bundle has hook). */
 export async function main(argv: string[], loaded: Partial<CommandModules> = {}): Promise<number> {
   const [name, ...rest] = argv;
@@ -337,14 +259,15 @@ export async function main(argv: string[], loaded: Partial<CommandModules> = {})
     return 2;
   }
   if (name === "--help" || name === "-h" || name === "help") {
-    print(rest[0] && rest[0] in COMMANDS ? commandHelp(rest[0] as CommandName) : globalHelp());
+    const [help] = rest;
+    print(isCommand(help) ? commandHelp(help, COMMANDS[help]) : globalHelp());
     return 0;
   }
   if (name === "--version" || name === "-V" || name === "version") {
     print(`docsearch-hook ${VERSION}`);
     return 0;
   }
-  if (!(name in COMMANDS)) {
+  if (!isCommand(name)) {
     const guess = closest(name);
     printError(
       `docsearch-hook: unknown command "${name}"${guess ? `; did you mean "${guess}"?` : ""}\n` +
@@ -352,6 +275,6 @@ export async function main(argv: string[], loaded: Partial<CommandModules> = {})
     );
     return 2;
   }
-  const load: LoadCommand = async (command) => loaded[command] ?? await importCommand(command);
-  return await runCommand(name as CommandName, rest, load);
+  const spec: Command<OptionTable> = COMMANDS[name];
+  return await runCommand(name, spec, rest, commandLoader(loaded));
 }

@@ -31,6 +31,13 @@ Deno.test("no command or an unknown one is a usage error (exit 2) with a suggest
   const typo = await runCli(["chek", "gitlab"], { env: box.env });
   assertEquals([typo.code, typo.stdout], [2, ""]);
   match(typo.stderr, /unknown command "chek"; did you mean "check"\?/);
+  // Names every object has are no commands either.
+  const inherited = await runCli(["toString"], { env: box.env });
+  assertEquals([inherited.code, inherited.stdout], [2, ""]);
+  match(inherited.stderr, /unknown command "toString"/);
+  const help = await runCli(["help", "constructor"], { env: box.env });
+  assertEquals(help.code, 0);
+  match(help.stdout, /^Usage: docsearch-hook <command> \[options\]$/m);
 });
 
 Deno.test("check shows the decision and the exact hook output, and writes nothing", async () => {
