@@ -87,6 +87,11 @@ Deno.test("commandKind: test runners, however they are invoked", () => {
     "poetry run pytest -k slow",
     ".venv/bin/pytest",
     "tox -e py312",
+    "nox -s tests",
+    "npx mocha",
+    "vendor/bin/phpunit",
+    "rspec spec/models",
+    "ctest --output-on-failure",
     "deno test -A tests/",
     "deno task test",
     "npm test",
@@ -129,6 +134,9 @@ Deno.test("commandKind: builds", () => {
     "make -j8",
     "/usr/bin/make all",
     "tsc --noEmit",
+    "npx webpack",
+    "rollup -c",
+    "esbuild app.ts --bundle",
     "npx tsc -p .",
     "deno compile -o dist/app main.ts",
     "deno task build",
@@ -161,6 +169,9 @@ Deno.test("commandKind: package installs", () => {
     "sudo apt-get -y install curl",
     "apt update",
     "brew install jq",
+    "dnf install -y git",
+    "yum install git",
+    "pnpm install",
     "apk add git",
     "cargo add serde",
     "go get example.com/mod@latest",
@@ -240,6 +251,47 @@ Deno.test("isNoiseOutput: empty, OK/Done, install chatter and progress bars say 
     "Downloading...",
   ];
   assertEquals(noise.filter((output) => !isNoiseOutput(output)), []);
+});
+
+Deno.test("isNoiseOutput: every status word and notice is chatter in any case (the filter's hints miss none)", () => {
+  const words = [
+    "Downloading",
+    "Downloaded",
+    "Download",
+    "Fetching",
+    "Resolving",
+    "Resolved",
+    "Installing",
+    "Installed",
+    "Collecting",
+    "Compiling",
+    "Building",
+    "Checking",
+    "Finished",
+    "Progress",
+    "Unpacking",
+    "Preparing",
+    "Setting up",
+    "Selecting",
+    "Reading",
+    "Requirement already satisfied",
+    "Successfully built",
+    "webpack compiled",
+    "Done",
+    "OK",
+    "Success",
+  ];
+  const notices = [
+    "npm notice New minor version",
+    "removed 3 packages in 1s",
+    "changed 2 packages in 1s",
+    "3 packages are looking for funding",
+  ];
+  const lines = [...words.map((word) => `${word}: a-package 1.0`), ...notices];
+  const missed = [...lines, ...lines.map((line) => line.toUpperCase())].filter((line) =>
+    !isNoiseOutput(line)
+  );
+  assertEquals(missed, []);
 });
 
 Deno.test("isNoiseOutput: real output, including file names that start like status words, is kept", () => {

@@ -356,7 +356,23 @@ Deno.test("named secrets lose their value and keep their name", () => {
       "vercel deploy --prod --token=letmein",
       "vercel deploy --prod --token=[REDACTED:secret]",
     ],
+    [
+      "the other secret flags",
+      "x --api-key k3yFAKE1 --apikey k3yFAKE2 --auth-token t0kFAKE3 --access-token t0kFAKE4 --client-secret s3cFAKE5",
+      "x --api-key [REDACTED:secret] --apikey [REDACTED:secret] --auth-token [REDACTED:secret] " +
+      "--access-token [REDACTED:secret] --client-secret [REDACTED:secret]",
+    ],
   ]);
+});
+
+Deno.test("every key name that ends in a secret's word is found, in any case and spelling", () => {
+  // The filter looks for these words before it runs its pattern: each must still be looked for.
+  const names = ["api", "access", "private", "encryption", "signing", "master"].flatMap((word) =>
+    ["key", "_key", "-key", "Key", "_KEY"].map((suffix) => `${word}${suffix}`)
+  );
+  for (const name of [...names, ...names.map((n) => n.toUpperCase())]) {
+    assertEquals(redact(`${name}=Fake4Value9x`), `${name}=[REDACTED:secret]`, name);
+  }
 });
 
 Deno.test("realistic documents come out with only the secrets gone", () => {

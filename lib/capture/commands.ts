@@ -4,16 +4,27 @@ export type CommandKind = "own" | "test" | "build" | "install" | "other";
 
 const anchored = (alternatives: readonly string[]) => new RegExp(`^(?:${alternatives.join("|")})`);
 
-/**
- * Matched against one command of the line, its program first (see `commandsOf`): a word elsewhere, such as
- * `npm install` in a commit message or `docsearch-hook` in a directory name, says nothing about what ran.
- */
-const KINDS: readonly [Exclude<CommandKind, "other">, RegExp][] = [
+interface Kind {
+  kind: Exclude<CommandKind, "other">;
+  /**
+   * Strings one of which any match of the pattern contains (as in redact.ts). Most command lines hold none,
+   * and a regex not run is not compiled: its compilation is most of what classifying costs the hook.
+   */
+  hints: readonly string[];
+  /**
+   * Matched against one command of the line, its program first (see `commandsOf`): a word elsewhere, such as
+   * `npm install` in a commit message or `docsearch-hook` in a directory name, says nothing about what ran.
+   */
+  pattern: RegExp;
+}
+
+const KINDS: readonly Kind[] = [
   // The release binaries are named docsearch-hook-<target>[.exe].
-  ["own", /^docsearch-hook[\w.-]*(?:\s|$)/],
-  [
-    "test",
-    anchored([
+  { kind: "own", hints: ["docsearch-hook"], pattern: /^docsearch-hook[\w.-]*(?:\s|$)/ },
+  {
+    kind: "test",
+    hints: ["test", "check", "verify", "spec", "tox", "nox", "jest", "mocha", "phpunit"],
+    pattern: anchored([
       String.raw`(?:pytest|py\.test|tox|nox|jest|vitest|mocha|phpunit|rspec|ctest)(?:\s|$)`,
       String.raw`python[\d.]*\s+-m\s+(?:pytest|unittest)\b`,
       String.raw`(?:deno|bun|dotnet|mix|swift|go)\s+test\b`,
@@ -24,10 +35,11 @@ const KINDS: readonly [Exclude<CommandKind, "other">, RegExp][] = [
       String.raw`(?:mvnw?|gradlew?)\s.*\b(?:test|verify|check)\b`,
       String.raw`rake\s+(?:test|spec)\b`,
     ]),
-  ],
-  [
-    "build",
-    anchored([
+  },
+  {
+    kind: "build",
+    hints: ["build", "compile", "make", "tsc", "webpack", "rollup", "package", "assemble"],
+    pattern: anchored([
       String.raw`(?:cargo|go|dotnet|swift|zig)\s+build\b`,
       String.raw`(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build\b`,
       String.raw`deno\s+(?:compile|task\s+(?:build|compile))\b`,
@@ -36,10 +48,27 @@ const KINDS: readonly [Exclude<CommandKind, "other">, RegExp][] = [
       String.raw`cmake\s+--build\b`,
       String.raw`(?:mvnw?|gradlew?)\s.*\b(?:package|build|compile|assemble)\b`,
     ]),
-  ],
-  [
-    "install",
-    anchored([
+  },
+  {
+    kind: "install",
+    hints: [
+      "npm",
+      "yarn",
+      "bun",
+      "install",
+      "uv",
+      "poetry",
+      "apt",
+      "brew",
+      "dnf",
+      "yum",
+      "apk",
+      "cargo",
+      "go",
+      "deno",
+      "composer",
+    ],
+    pattern: anchored([
       String.raw`(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci)\b`,
       String.raw`(?:pip[\d.]*|python[\d.]*\s+-m\s+pip)\s+install\b`,
       String.raw`uv\s+(?:pip\s+install|add|sync)\b`,
@@ -51,7 +80,7 @@ const KINDS: readonly [Exclude<CommandKind, "other">, RegExp][] = [
       String.raw`(?:gem|bundle)\s+install\b`,
       String.raw`composer\s+(?:install|require)\b`,
     ]),
-  ],
+  },
 ];
 
 /** A quoted string; after `-c` (`bash -c '…'`) it is a command line of its own, elsewhere only an argument. */
@@ -77,8 +106,11 @@ function commandsOf(line: string): string[] {
 const CLASSIFIED_CHARS = 8192;
 
 export function commandKind(command: string): CommandKind {
-  const commands = commandsOf(command.slice(0, CLASSIFIED_CHARS));
-  return KINDS.find(([, pattern]) => commands.some((one) => pattern.test(one)))?.[0] ?? "other";
+  const head = command.slice(0, CLASSIFIED_CHARS);
+  const candidates = KINDS.filter(({ hints }) => hints.some((hint) => head.includes(hint)));
+  if (candidates.length === 0) return "other";
+  const commands = commandsOf(head);
+  return candidates.find(({ pattern }) => commands.some((one) => pattern.test(one)))?.kind ?? "other";
 }
 
 /**
@@ -88,8 +120,46 @@ export function commandKind(command: string): CommandKind {
 const CHATTER_LINE =
   /^\s*(?:npm (?:warn|notice)\b|added \d+ packages?|removed \d+ packages?|changed \d+ packages?|up to date\b|audited \d+|found 0 vulnerabilities|\d+ packages? (?:are|is) looking for funding|run `npm fund`|(?:downloading|downloaded|download|fetching|resolving|resolved|installing|installed|collecting|compiling|building|checking|finished|progress|unpacking|preparing|setting up|selecting|reading|requirement already satisfied|successfully (?:installed|built|compiled)|webpack compiled|done|ok|success)(?=[\s:!,]|\.(?!\w)|$)|[\s#=>.\-|/\\*[\]]*\d{1,3}(?:\.\d+)?\s*%)/i;
 
+/** Strings one of which every chatter line holds, in lower case: a line with none is real output. */
+const CHATTER_HINTS = [
+  "npm ",
+  "added ",
+  "removed ",
+  "changed ",
+  "up to date",
+  "audited ",
+  "found 0 vulnerabilities",
+  "looking for funding",
+  "download",
+  "fetching",
+  "resolv",
+  "install",
+  "collecting",
+  "compiling",
+  "building",
+  "checking",
+  "finished",
+  "progress",
+  "unpacking",
+  "preparing",
+  "setting up",
+  "selecting",
+  "reading",
+  "requirement already satisfied",
+  "success",
+  "webpack compiled",
+  "done",
+  "ok",
+  "%",
+];
+
+const mayBeChatter = (line: string) => {
+  const lower = line.toLowerCase();
+  return CHATTER_HINTS.some((hint) => lower.includes(hint));
+};
+
 /** True when the output says nothing: empty, a bare OK/Done, or only progress and install chatter. */
 export function isNoiseOutput(output: string): boolean {
   const lines = output.split("\n").filter((line) => line.trim() !== "");
-  return lines.length === 0 || lines.every((line) => CHATTER_LINE.test(line));
+  return lines.length === 0 || lines.every((line) => mayBeChatter(line) && CHATTER_LINE.test(line));
 }

@@ -139,7 +139,7 @@ const BUILT_IN: readonly Rule[] = [
   },
   {
     category: "secret",
-    hints: ["--"],
+    hints: ["--pass", "--token", "--api", "--auth-token", "--access-token", "--client-secret"],
     regex:
       /(\s--(?:password|passwd|token|api-key|apikey|auth-token|access-token|client-secret)(=|\s+)['"]?)([^\s'"`,;)\]}-][^\s'"`,;)\]}]*)/g,
     // "the --password option": a lone lowercase word after a space is prose about the flag.
@@ -148,7 +148,17 @@ const BUILT_IN: readonly Rule[] = [
   },
   {
     category: "secret",
-    hints: ["secret", "token", "pass", "pwd", "credential", "key"],
+    // Every name SECRET_NAME allows ends in one of these; "key" alone is too common (`session key`) to be one.
+    hints: [
+      "secret",
+      "token",
+      "pass",
+      "pwd",
+      "credential",
+      ...["api", "access", "private", "encryption", "signing", "master"].flatMap((word) =>
+        ["", "_", "-"].map((separator) => `${word}${separator}key`)
+      ),
+    ],
     anyCase: true,
     // `"password": "…"`, `api_key = '…'`, `DB_PASSWORD=…`, `?token=…`: the name stays, the value goes.
     regex: new RegExp(
