@@ -2,7 +2,7 @@
 /**
  * docsearch-hook's entry point: it picks the module that runs the command line (lib/cli/commands.ts) and runs
  * it. For `hook`, which the agent starts once per event, a checkout takes the faster one when it has it: the
- * command line and the hook bundled into one module by `deno task bundle`, while every source it was made
+ * `hook` command and its modules bundled into one module by `deno task bundle`, while every source it was made
  * from is unchanged (lib/build/hot_path.ts). Nothing else is imported here, so that the hook pays for nothing
  * it does not run.
  */

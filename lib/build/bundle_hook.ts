@@ -1,5 +1,5 @@
 /**
- * `deno task bundle`: writes the hook's hot path (hook_cli.ts: the command line, lib/commands/hook.ts and
+ * `deno task bundle`: writes the hook's hot path (hook_cli.ts: the `hook` command, lib/commands/hook.ts and
  * every module they import) as one module to lib/.build/, with the stamp of every source, for main.ts to run
  * while they are unchanged (see hot_path.ts). Safe to run at any time: each file is replaced whole, the
  * manifest last.

@@ -1,10 +1,11 @@
 /**
  * The hook's hot path as one file. `deno run` pays ~0.1 ms of start-up per TypeScript module it loads
- * (resolution, emit and code caches, instantiation), and the hook's ~35 modules were a third of its own
- * time; `deno task bundle` (bundle_hook.ts) writes them, with the command line, as one module to lib/.build/,
- * with the size and modification time of every source it was made from. main.ts runs that file only while
- * every source is unchanged, else the modules themselves: an edit is never run stale, only slower until the
- * next bundle. Paths are plain strings here: the first `new URL` of a process costs the hook 0.2 ms.
+ * (resolution, emit and code caches, instantiation), and the hook's ~30 modules were a third of its own
+ * time; `deno task bundle` (bundle_hook.ts) writes them, with the `hook` command's spec and error boundary,
+ * as one module to lib/.build/, with the size and modification time of every source it was made from.
+ * main.ts runs that file only while every source is unchanged, else the modules themselves: an edit is never
+ * run stale, only slower until the next bundle. Paths are plain strings here: the first `new URL` of a
+ * process costs the hook 0.2 ms.
  */
 
 /**
@@ -15,7 +16,7 @@
  */
 export const V8_FLAGS = "--v8-flags=--no-lazy";
 
-/** The module bundled: the command line with the hook in it. */
+/** The module bundled: `docsearch-hook hook` with the hook's modules in it. */
 export const BUNDLE_ENTRY = "lib/build/hook_cli.ts";
 
 const BUILD_NAME = ".build";
