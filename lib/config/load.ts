@@ -96,8 +96,9 @@ export async function loadConfig(
   if (entry && sameLayers(entry.layers, layers) && isCachedConfig(entry.config)) return entry.config;
 
   // A computed specifier, so that `deno run` does not load zod's graph on every event when the cache is hit
-  // (see CommandModules in lib/cli/command.ts); `deno compile` embeds it through `--include lib/config/resolve.ts`. The
-  // path goes through lib/config/ so that it holds from the hook's bundle too (lib/build/hot_path.ts).
+  // (see CommandModules in lib/cli/command.ts); `deno compile` embeds it through `--include
+  // lib/config/resolve.ts`. The path goes through lib/config/ so that it holds from the hook's bundle too
+  // (lib/build/hot_path.ts).
   const { resolveConfig }: typeof import("./resolve.ts") = await import(
     new URL("../config/resolve.ts", import.meta.url).href
   );
