@@ -17,10 +17,14 @@ export function isAbsolute(path: string, os: OS): boolean {
   return path.startsWith("/");
 }
 
-/** Joins segments with the OS separator without doubling separators at the seams. */
+const isSeparator = (char: string | undefined, os: OS) => char === "/" || (os === "windows" && char === "\\");
+
+/**
+ * Joins segments with the OS separator without doubling separators at the seams. By hand, like dirName: the
+ * hook joins and splits paths on every event, and a regex's first use costs its compilation.
+ */
 export function join(os: OS, ...parts: string[]): string {
   const sep = separator(os);
-  const leading = os === "windows" ? /^[\\/]+/ : /^\/+/;
   let out = "";
   for (const part of parts) {
     if (part === "") continue;
@@ -28,9 +32,9 @@ export function join(os: OS, ...parts: string[]): string {
       out = part;
       continue;
     }
-    const last = out[out.length - 1];
-    const rest = part.replace(leading, "");
-    out += last === "/" || (os === "windows" && last === "\\") ? rest : sep + rest;
+    let start = 0;
+    while (isSeparator(part[start], os)) start++;
+    out += isSeparator(out[out.length - 1], os) ? part.slice(start) : sep + part.slice(start);
   }
   return out;
 }
@@ -95,8 +99,11 @@ export const baseName = (path: string): string => path.slice(lastSeparator(path)
 export function dirName(path: string): string {
   const at = lastSeparator(path);
   if (at < 0) return ".";
-  const root = /^([a-zA-Z]:)?[\\/]/.exec(path)?.[0];
-  return root !== undefined && at < root.length ? root : path.slice(0, at);
+  // The root is a separator, after a drive letter (`C:`) if there is one.
+  const letter = path.charCodeAt(0) | 0x20;
+  const drive = letter >= 0x61 && letter <= 0x7a && path[1] === ":" ? 2 : 0;
+  const root = isSeparator(path[drive], "windows") ? drive + 1 : 0;
+  return at < root ? path.slice(0, root) : path.slice(0, at);
 }
 
 /** A `file:` URL as a path: percent-escapes decoded (a space is %20), no leading "/" before a Windows drive. */

@@ -47,6 +47,9 @@ Deno.test("argv: option help is generated from the table", () => {
 Deno.test("paths: joins and absolute paths on POSIX and Windows", () => {
   assertEquals(join("linux", "/home/u/", "/.claude", "hooks"), "/home/u/.claude/hooks");
   assertEquals(join("linux", "/", "a"), "/a");
+  assertEquals(join("linux", "a", "//b", "", "c/"), "a/b/c/");
+  assertEquals(join("linux", "a", "\\b"), "a/\\b", "a backslash is a name's character on POSIX");
+  assertEquals(join("windows", "C:\\", "/\\x", "y"), "C:\\x\\y");
   assertEquals(
     join("windows", "C:\\Users\\u\\", "AppData", "docsearch-hook"),
     "C:\\Users\\u\\AppData\\docsearch-hook",

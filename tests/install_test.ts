@@ -832,6 +832,12 @@ Deno.test("baseName and dirName with either separator", () => {
 
 Deno.test("dirName of a file at the root is the root, not the current directory", () => {
   assertEquals(dirName("/settings.json"), "/");
+  assertEquals(dirName("C:\\settings.json"), "C:\\");
+  assertEquals(dirName("c:/settings.json"), "c:/");
+  assertEquals(dirName("\\settings.json"), "\\");
+  // A drive without a separator is relative to that drive's current folder: no root to keep.
+  assertEquals(dirName("C:a\\settings.json"), "C:a");
+  assertEquals(dirName("1:\\x"), "1:");
 });
 
 // ---- what a reviewer found: compound lines, hand-made additions, values a rewrite would change -----------

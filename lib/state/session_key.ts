@@ -7,7 +7,17 @@
 // deno-lint-ignore no-control-regex -- NUL is exactly what must be escaped
 const NEEDS_ESCAPE = /%|\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** No "%", NUL or surrogate: stored as it is (an agent's ids are UUIDs), without compiling NEEDS_ESCAPE. */
+function storedAsIs(sessionId: string): boolean {
+  for (let i = 0; i < sessionId.length; i++) {
+    const code = sessionId.charCodeAt(i);
+    if (code === 0x25 || code === 0 || (code >= 0xd800 && code <= 0xdfff)) return false;
+  }
+  return true;
+}
+
 export function sessionKey(sessionId: string): string {
+  if (storedAsIs(sessionId)) return sessionId;
   return sessionId.replace(NEEDS_ESCAPE, (char) => {
     const code = char.charCodeAt(0);
     return code < 0x100 ? `%${code.toString(16).padStart(2, "0")}` : `%u${code.toString(16).toUpperCase()}`;
