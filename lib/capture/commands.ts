@@ -1,4 +1,5 @@
 /** What kind of shell command the agent ran: tests and builds get an outcome, installs are chatter. */
+import { lazily } from "../lazy.ts";
 
 export type CommandKind = "own" | "test" | "build" | "install" | "other";
 
@@ -14,40 +15,45 @@ interface Kind {
   /**
    * Matched against one command of the line, its program first (see `commandsOf`): a word elsewhere, such as
    * `npm install` in a commit message or `docsearch-hook` in a directory name, says nothing about what ran.
+   * Made when first needed, like the regex itself is compiled.
    */
-  pattern: RegExp;
+  pattern: () => RegExp;
 }
 
 const KINDS: readonly Kind[] = [
   // The release binaries are named docsearch-hook-<target>[.exe].
-  { kind: "own", hints: ["docsearch-hook"], pattern: /^docsearch-hook[\w.-]*(?:\s|$)/ },
+  { kind: "own", hints: ["docsearch-hook"], pattern: () => /^docsearch-hook[\w.-]*(?:\s|$)/ },
   {
     kind: "test",
     hints: ["test", "check", "verify", "spec", "tox", "nox", "jest", "mocha", "phpunit"],
-    pattern: anchored([
-      String.raw`(?:pytest|py\.test|tox|nox|jest|vitest|mocha|phpunit|rspec|ctest)(?:\s|$)`,
-      String.raw`python[\d.]*\s+-m\s+(?:pytest|unittest)\b`,
-      String.raw`(?:deno|bun|dotnet|mix|swift|go)\s+test\b`,
-      String.raw`deno\s+task\s+(?:test|check)\b`,
-      String.raw`(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test\b`,
-      String.raw`cargo\s+(?:test|nextest)\b`,
-      String.raw`make\s+(?:test|check)\b`,
-      String.raw`(?:mvnw?|gradlew?)\s.*\b(?:test|verify|check)\b`,
-      String.raw`rake\s+(?:test|spec)\b`,
-    ]),
+    pattern: lazily(() =>
+      anchored([
+        String.raw`(?:pytest|py\.test|tox|nox|jest|vitest|mocha|phpunit|rspec|ctest)(?:\s|$)`,
+        String.raw`python[\d.]*\s+-m\s+(?:pytest|unittest)\b`,
+        String.raw`(?:deno|bun|dotnet|mix|swift|go)\s+test\b`,
+        String.raw`deno\s+task\s+(?:test|check)\b`,
+        String.raw`(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test\b`,
+        String.raw`cargo\s+(?:test|nextest)\b`,
+        String.raw`make\s+(?:test|check)\b`,
+        String.raw`(?:mvnw?|gradlew?)\s.*\b(?:test|verify|check)\b`,
+        String.raw`rake\s+(?:test|spec)\b`,
+      ])
+    ),
   },
   {
     kind: "build",
     hints: ["build", "compile", "make", "tsc", "webpack", "rollup", "package", "assemble"],
-    pattern: anchored([
-      String.raw`(?:cargo|go|dotnet|swift|zig)\s+build\b`,
-      String.raw`(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build\b`,
-      String.raw`deno\s+(?:compile|task\s+(?:build|compile))\b`,
-      String.raw`(?:make|tsc|webpack|esbuild|rollup)(?:\s|$)`,
-      String.raw`vite\s+build\b`,
-      String.raw`cmake\s+--build\b`,
-      String.raw`(?:mvnw?|gradlew?)\s.*\b(?:package|build|compile|assemble)\b`,
-    ]),
+    pattern: lazily(() =>
+      anchored([
+        String.raw`(?:cargo|go|dotnet|swift|zig)\s+build\b`,
+        String.raw`(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?build\b`,
+        String.raw`deno\s+(?:compile|task\s+(?:build|compile))\b`,
+        String.raw`(?:make|tsc|webpack|esbuild|rollup)(?:\s|$)`,
+        String.raw`vite\s+build\b`,
+        String.raw`cmake\s+--build\b`,
+        String.raw`(?:mvnw?|gradlew?)\s.*\b(?:package|build|compile|assemble)\b`,
+      ])
+    ),
   },
   {
     kind: "install",
@@ -68,18 +74,20 @@ const KINDS: readonly Kind[] = [
       "deno",
       "composer",
     ],
-    pattern: anchored([
-      String.raw`(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci)\b`,
-      String.raw`(?:pip[\d.]*|python[\d.]*\s+-m\s+pip)\s+install\b`,
-      String.raw`uv\s+(?:pip\s+install|add|sync)\b`,
-      String.raw`poetry\s+(?:install|add)\b`,
-      String.raw`(?:apt-get|apt|brew|dnf|yum|apk)(?:\s+-\S+)*\s+(?:install|update|upgrade|add)\b`,
-      String.raw`cargo\s+(?:add|install|fetch)\b`,
-      String.raw`go\s+(?:get|install|mod\s+(?:download|tidy))\b`,
-      String.raw`deno\s+(?:add|install|cache)\b`,
-      String.raw`(?:gem|bundle)\s+install\b`,
-      String.raw`composer\s+(?:install|require)\b`,
-    ]),
+    pattern: lazily(() =>
+      anchored([
+        String.raw`(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci)\b`,
+        String.raw`(?:pip[\d.]*|python[\d.]*\s+-m\s+pip)\s+install\b`,
+        String.raw`uv\s+(?:pip\s+install|add|sync)\b`,
+        String.raw`poetry\s+(?:install|add)\b`,
+        String.raw`(?:apt-get|apt|brew|dnf|yum|apk)(?:\s+-\S+)*\s+(?:install|update|upgrade|add)\b`,
+        String.raw`cargo\s+(?:add|install|fetch)\b`,
+        String.raw`go\s+(?:get|install|mod\s+(?:download|tidy))\b`,
+        String.raw`deno\s+(?:add|install|cache)\b`,
+        String.raw`(?:gem|bundle)\s+install\b`,
+        String.raw`composer\s+(?:install|require)\b`,
+      ])
+    ),
   },
 ];
 
@@ -110,7 +118,7 @@ export function commandKind(command: string): CommandKind {
   const candidates = KINDS.filter(({ hints }) => hints.some((hint) => head.includes(hint)));
   if (candidates.length === 0) return "other";
   const commands = commandsOf(head);
-  return candidates.find(({ pattern }) => commands.some((one) => pattern.test(one)))?.kind ?? "other";
+  return candidates.find(({ pattern }) => commands.some((one) => pattern().test(one)))?.kind ?? "other";
 }
 
 /**

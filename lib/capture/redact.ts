@@ -4,6 +4,7 @@
  * and key-name rules that keep ordinary code, UUIDs and lock-file hashes intact.
  */
 import type { RedactRule } from "../config/types.ts";
+import { lazily } from "../lazy.ts";
 import { baseName } from "../paths.ts";
 
 interface Rule {
@@ -15,7 +16,8 @@ interface Rule {
   hints?: readonly string[];
   /** The hints are lower-case and compared with the lower-cased text. */
   anyCase?: boolean;
-  regex: RegExp;
+  /** Made when the rule first runs: most never do (see hints), and a regex costs its parsing when made. */
+  regex: () => RegExp;
   /** Builds the replacement from the match, to keep harmless context (a URL's user and host, a key name). */
   replace?: (match: string, ...groups: (string | undefined)[]) => string;
 }
@@ -35,13 +37,15 @@ const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*?(?:${
  * Values that only refer to a secret, or are a type, placeholder or keyword in code: never redacted. Words
  * match whole, so a password that merely starts with one (`strongPassw0rd`, `xK9m…`) is still caught.
  */
-const HARMLESS_VALUE = new RegExp(
-  String.raw`^(?:\$|\{|<|%|process\.env|os\.environ|env\(|secrets\.|\[REDACTED:)|` +
-    String.raw`^(?:string|number|boolean|str|int|bool|bytes|secretstr|null|none|nil|undefined|true|false|` +
-    String.raw`optional|required|redacted|include|omit|same-origin|read|write|bearer|basic|\*+|x+|` +
-    // A number or colour literal (`0x000C`, `#ffffff`); a 64-digit hex private key is no number.
-    String.raw`0x[0-9a-f]{1,16}|#[0-9a-f]{3,8})$`,
-  "i",
+const harmlessValue = lazily(() =>
+  new RegExp(
+    String.raw`^(?:\$|\{|<|%|process\.env|os\.environ|env\(|secrets\.|\[REDACTED:)|` +
+      String.raw`^(?:string|number|boolean|str|int|bool|bytes|secretstr|null|none|nil|undefined|true|false|` +
+      String.raw`optional|required|redacted|include|omit|same-origin|read|write|bearer|basic|\*+|x+|` +
+      // A number or colour literal (`0x000C`, `#ffffff`); a 64-digit hex private key is no number.
+      String.raw`0x[0-9a-f]{1,16}|#[0-9a-f]{3,8})$`,
+    "i",
+  )
 );
 
 /** A bare value that looks generated or typed as a password: a digit, and no call, member access or index. */
@@ -49,75 +53,80 @@ const LOOKS_GENERATED = /^(?=.*\d)[\w+/=!@#$%^~?:-]{6,}$/;
 
 /** Replaces the value that follows a kept prefix (a flag, `user:`), unless it only refers to a secret. */
 const valueAfter = (match: string, prefix = "", value = "") =>
-  HARMLESS_VALUE.test(value) ? match : `${prefix}${tag("secret")}`;
+  harmlessValue().test(value) ? match : `${prefix}${tag("secret")}`;
 
 const BUILT_IN: readonly Rule[] = [
   {
     category: "private_key",
     hints: ["PRIVATE KEY"],
     // The end marker is optional: an excerpt cut inside a key must not leak the part it kept.
-    regex:
+    regex: () =>
       /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
   },
-  { category: "anthropic_key", hints: ["sk-ant-"], regex: /\bsk-ant-[a-z]{2,10}\d{0,3}-[A-Za-z0-9_-]{20,}/g },
+  {
+    category: "anthropic_key",
+    hints: ["sk-ant-"],
+    regex: () => /\bsk-ant-[a-z]{2,10}\d{0,3}-[A-Za-z0-9_-]{20,}/g,
+  },
   {
     category: "openai_key",
     hints: ["sk-"],
-    regex: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g,
+    regex: () => /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}/g,
   },
   {
     category: "github_token",
     hints: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
-    regex: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g,
+    regex: () => /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g,
   },
   {
     category: "gitlab_token",
     hints: ["glpat-", "gldt-", "glrt-", "glptt-"],
-    regex: /\bgl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]{20,}/g,
+    regex: () => /\bgl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]{20,}/g,
   },
-  { category: "npm_token", hints: ["npm_"], regex: /\bnpm_[A-Za-z0-9]{36}\b/g },
+  { category: "npm_token", hints: ["npm_"], regex: () => /\bnpm_[A-Za-z0-9]{36}\b/g },
   {
     category: "aws_key",
     hints: ["AKIA", "ASIA", "ABIA", "ACCA"],
-    regex: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
+    regex: () => /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
   },
   {
     category: "slack_token",
     hints: ["xox", "xapp-", "hooks.slack.com"],
-    regex:
+    regex: () =>
       /\b(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}|https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g,
   },
   {
     category: "stripe_key",
     hints: ["_live_", "_test_", "whsec_"],
-    regex: /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{20,}/g,
+    regex: () => /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{20,}/g,
   },
   {
     category: "google_key",
     hints: ["AIza", "GOCSPX-", "ya29."],
-    regex: /\bAIza[0-9A-Za-z_-]{35}|\bGOCSPX-[A-Za-z0-9_-]{20,}|\bya29\.[0-9A-Za-z_-]{20,}/g,
+    regex: () => /\bAIza[0-9A-Za-z_-]{35}|\bGOCSPX-[A-Za-z0-9_-]{20,}|\bya29\.[0-9A-Za-z_-]{20,}/g,
   },
   {
     category: "jwt",
     hints: ["eyJ"],
-    regex: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+    regex: () => /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
   },
   {
     category: "bearer_token",
     hints: ["Bearer", "Basic", "Token"],
-    regex: /\b(Bearer|Basic|Token)\s+([A-Za-z0-9._~+/=-]{16,})/g,
+    regex: () => /\b(Bearer|Basic|Token)\s+([A-Za-z0-9._~+/=-]{16,})/g,
     // A single word after the scheme is prose ("Basic internationalization"), dashes are ASCII art.
     replace: (match, scheme, token = "") =>
       /^(?:[A-Z]?[a-z-]+|[^A-Za-z0-9]+)$/.test(token) ? match : `${scheme} ${tag("bearer_token")}`,
   },
   {
     category: "connection_string",
-    hints: ["://"],
+    // Every match ends in `@`, which URLs (a fetch, a log line) seldom hold, unlike `://`.
+    hints: ["@"],
     // scheme://user:password@host: the user and host help reading the log; the password never appears. The
     // password runs to the last `@` before the path, as people write `@` in it unencoded. A reference
     // (`${DB_PASSWORD}`, `$PGPASS`, `<password>`) stays, and so does a token that an earlier rule already
     // replaced (`https://[REDACTED:github_token]@…`), with its more telling tag.
-    regex: /\b([a-z][a-z0-9+.-]{1,20}):\/\/([^\s:@/'"[]*):([^\s/'"]+)@/gi,
+    regex: () => /\b([a-z][a-z0-9+.-]{1,20}):\/\/([^\s:@/'"[]*):([^\s/'"]+)@/gi,
     replace: (match, scheme, user, password = "") =>
       /^(?:\[REDACTED:.*|\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|<[^>]*>)$/.test(password)
         ? match
@@ -128,19 +137,19 @@ const BUILT_IN: readonly Rule[] = [
   {
     category: "secret",
     hints: ["curl"],
-    regex: /(\bcurl\b[^\n|;&]{0,200}?\s(?:-u|--user)[ =]?['"]?[^\s:'"`]*:)([^\s'"`,;)\]}]+)/g,
+    regex: () => /(\bcurl\b[^\n|;&]{0,200}?\s(?:-u|--user)[ =]?['"]?[^\s:'"`]*:)([^\s'"`,;)\]}]+)/g,
     replace: valueAfter,
   },
   {
     category: "secret",
     hints: ["mysql", "mariadb"],
-    regex: /(\b(?:mysql|mariadb)[\w-]*\b[^\n|;&]{0,200}?\s-p['"]?)([^\s'"`,;)\]}]+)/g,
+    regex: () => /(\b(?:mysql|mariadb)[\w-]*\b[^\n|;&]{0,200}?\s-p['"]?)([^\s'"`,;)\]}]+)/g,
     replace: valueAfter,
   },
   {
     category: "secret",
     hints: ["--pass", "--token", "--api", "--auth-token", "--access-token", "--client-secret"],
-    regex:
+    regex: () =>
       /(\s--(?:password|passwd|token|api-key|apikey|auth-token|access-token|client-secret)(=|\s+)['"]?)([^\s'"`,;)\]}-][^\s'"`,;)\]}]*)/g,
     // "the --password option": a lone lowercase word after a space is prose about the flag.
     replace: (match, prefix, separator, value = "") =>
@@ -161,16 +170,18 @@ const BUILT_IN: readonly Rule[] = [
     ],
     anyCase: true,
     // `"password": "…"`, `api_key = '…'`, `DB_PASSWORD=…`, `?token=…`: the name stays, the value goes.
-    regex: new RegExp(
-      String
-        .raw`(["']?)\b(${SECRET_NAME})\1(\s*[:=]\s*|=)(?:"([^"\n]{4,})"|'([^'\n]{4,})'|([^\s"',;&)}\]]{4,}))` +
-        // Captures the rest of the line when it is empty or a comment: `KEY: value` then ends a YAML line.
-        String.raw`(?=([ \t]*(?:#.*)?$)|)`,
-      "gim",
+    regex: lazily(() =>
+      new RegExp(
+        String
+          .raw`(["']?)\b(${SECRET_NAME})\1(\s*[:=]\s*|=)(?:"([^"\n]{4,})"|'([^'\n]{4,})'|([^\s"',;&)}\]]{4,}))` +
+          // Captures the rest of the line when it is empty or a comment: `KEY: value` then ends a YAML line.
+          String.raw`(?=([ \t]*(?:#.*)?$)|)`,
+        "gim",
+      )
     ),
     replace: (match, quote = "", name = "", separator = "", doubleQuoted, singleQuoted, bare, lineEnd) => {
       const value = doubleQuoted ?? singleQuoted ?? bare ?? "";
-      if (HARMLESS_VALUE.test(value)) return match;
+      if (harmlessValue().test(value)) return match;
       // `PWD`, `OLDPWD` and `GOOGLE_APPLICATION_CREDENTIALS` hold paths, which `env` prints.
       if (/(?:pwd|credentials)$/i.test(name) && /^(?:~|[A-Za-z]:)?[/\\]/.test(value)) return match;
       // Unquoted values in code are usually expressions (`token = getToken()`). They are taken literally
@@ -247,7 +258,8 @@ export function createRedactor(
   const rules: Rule[] = [...BUILT_IN];
   for (const user of userPatterns) {
     try {
-      rules.push({ category: user.category, regex: new RegExp(user.pattern, user.ignoreCase ? "gi" : "g") });
+      const regex = new RegExp(user.pattern, user.ignoreCase ? "gi" : "g");
+      rules.push({ category: user.category, regex: () => regex });
     } catch { /* reported by `check` and `doctor`, which validate the config */ }
   }
   const excluded: ((path: string) => boolean)[] = [];
@@ -265,13 +277,14 @@ export function createRedactor(
           const haystack = rule.anyCase ? (lower ??= out.toLowerCase()) : out;
           if (!rule.hints.some((hint) => haystack.includes(hint))) continue;
         }
-        rule.regex.lastIndex = 0;
-        if (!rule.regex.test(out)) continue;
-        rule.regex.lastIndex = 0;
+        const regex = rule.regex();
+        regex.lastIndex = 0;
+        if (!regex.test(out)) continue;
+        regex.lastIndex = 0;
         const replace = rule.replace;
         out = replace
-          ? out.replace(rule.regex, (match, ...groups) => replace(match, ...groups))
-          : out.replace(rule.regex, tag(rule.category));
+          ? out.replace(regex, (match, ...groups) => replace(match, ...groups))
+          : out.replace(regex, tag(rule.category));
         lower = undefined;
       }
       return out;
