@@ -87,7 +87,7 @@ Deno.test("commandKind: test runners, however they are invoked", () => {
     "poetry run pytest -k slow",
     ".venv/bin/pytest",
     "tox -e py312",
-    "nox -s tests",
+    "nox -s lint",
     "npx mocha",
     "vendor/bin/phpunit",
     "rspec spec/models",
@@ -172,6 +172,13 @@ Deno.test("commandKind: package installs", () => {
     "dnf install -y git",
     "yum install git",
     "pnpm install",
+    "bun add zod",
+    "deno cache main.ts",
+    "poetry add httpx",
+    "brew upgrade",
+    "dnf upgrade",
+    "yum update",
+    "cargo fetch",
     "apk add git",
     "cargo add serde",
     "go get example.com/mod@latest",
@@ -281,10 +288,15 @@ Deno.test("isNoiseOutput: every status word and notice is chatter in any case (t
     "OK",
     "Success",
   ];
+  // Each holds one of the filter's hints only (none of them "ok" or "done").
   const notices = [
     "npm notice New minor version",
+    "added 3 packages in 1s",
     "removed 3 packages in 1s",
     "changed 2 packages in 1s",
+    "up to date in 1s",
+    "audited 5 packages in 2s",
+    "found 0 vulnerabilities",
     "3 packages are looking for funding",
   ];
   const lines = [...words.map((word) => `${word}: a-package 1.0`), ...notices];

@@ -151,7 +151,7 @@ Deno.test('a dynamic import names its module with a string or with new URL("…"
   // hook's bundle, which binaries do not embed on purpose: they run its modules (lib/build/hot_path.ts).
   for (const file of programFiles()) {
     for (const m of Deno.readTextFileSync(`${ROOT}${file}`).matchAll(/\bimport\(\s*(.{0,8})/g)) {
-      const bundle = file === "main.ts" && m[1].startsWith("bundle");
+      const bundle = file === "main.ts" && m[1] === "bundleSp";
       ok(bundle || /^(?:["']|new URL\()/.test(m[1]), `${file}: import(${m[1]}…) is neither`);
     }
   }

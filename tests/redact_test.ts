@@ -356,13 +356,24 @@ Deno.test("named secrets lose their value and keep their name", () => {
       "vercel deploy --prod --token=letmein",
       "vercel deploy --prod --token=[REDACTED:secret]",
     ],
-    [
-      "the other secret flags",
-      "x --api-key k3yFAKE1 --apikey k3yFAKE2 --auth-token t0kFAKE3 --access-token t0kFAKE4 --client-secret s3cFAKE5",
-      "x --api-key [REDACTED:secret] --apikey [REDACTED:secret] --auth-token [REDACTED:secret] " +
-      "--access-token [REDACTED:secret] --client-secret [REDACTED:secret]",
-    ],
   ]);
+});
+
+Deno.test("every secret flag is found on its own (the filter's hints miss none)", () => {
+  for (
+    const flag of [
+      "--password",
+      "--passwd",
+      "--token",
+      "--api-key",
+      "--apikey",
+      "--auth-token",
+      "--access-token",
+      "--client-secret",
+    ]
+  ) {
+    assertEquals(redact(`x ${flag} k3yFAKE1`), `x ${flag} [REDACTED:secret]`, flag);
+  }
 });
 
 Deno.test("every key name that ends in a secret's word is found, in any case and spelling", () => {

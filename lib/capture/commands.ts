@@ -128,7 +128,10 @@ export function commandKind(command: string): CommandKind {
 const CHATTER_LINE =
   /^\s*(?:npm (?:warn|notice)\b|added \d+ packages?|removed \d+ packages?|changed \d+ packages?|up to date\b|audited \d+|found 0 vulnerabilities|\d+ packages? (?:are|is) looking for funding|run `npm fund`|(?:downloading|downloaded|download|fetching|resolving|resolved|installing|installed|collecting|compiling|building|checking|finished|progress|unpacking|preparing|setting up|selecting|reading|requirement already satisfied|successfully (?:installed|built|compiled)|webpack compiled|done|ok|success)(?=[\s:!,]|\.(?!\w)|$)|[\s#=>.\-|/\\*[\]]*\d{1,3}(?:\.\d+)?\s*%)/i;
 
-/** Strings one of which every chatter line holds, in lower case: a line with none is real output. */
+/**
+ * Strings one of which every chatter line holds, in lower case: a line with none is real output. ("ok"
+ * covers "looking for funding".)
+ */
 const CHATTER_HINTS = [
   "npm ",
   "added ",
@@ -137,7 +140,6 @@ const CHATTER_HINTS = [
   "up to date",
   "audited ",
   "found 0 vulnerabilities",
-  "looking for funding",
   "download",
   "fetching",
   "resolv",

@@ -157,7 +157,7 @@ const BUILT_IN: readonly Rule[] = [
   },
   {
     category: "secret",
-    // Every name SECRET_NAME allows ends in one of these; "key" alone is too common (`session key`) to be one.
+    // Every name SECRET_NAME allows contains one of these; "key" alone is too common (`session key`) to be one.
     hints: [
       "secret",
       "token",

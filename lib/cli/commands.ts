@@ -4,15 +4,7 @@
  * the hook's start-up pays for nothing else.
  */
 import type { OptionTable } from "./args.ts";
-import {
-  type Command,
-  command,
-  commandHelp,
-  commandLoader,
-  type CommandModules,
-  configOption,
-  runCommand,
-} from "./command.ts";
+import { type Command, command, commandHelp, commandLoader, configOption, runCommand } from "./command.ts";
 import { hookCommand } from "./hook_command.ts";
 import { print, printError } from "./io.ts";
 import { VERSION } from "../version.ts";
@@ -251,8 +243,8 @@ function closest(name: string): string | undefined {
   return Object.keys(COMMANDS).find((known) => distance(name, known) <= 2);
 }
 
-/** Runs the command line; `loaded` holds command modules the caller has already (the hook's bundle has hook). */
-export async function main(argv: string[], loaded: Partial<CommandModules> = {}): Promise<number> {
+/** Runs the command line (main.ts gives it `Deno.args`). */
+export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
     printError(globalHelp());
@@ -276,5 +268,5 @@ export async function main(argv: string[], loaded: Partial<CommandModules> = {})
     return 2;
   }
   const spec: Command<OptionTable> = COMMANDS[name];
-  return await runCommand(name, spec, rest, commandLoader(loaded));
+  return await runCommand(name, spec, rest, commandLoader());
 }

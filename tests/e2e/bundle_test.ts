@@ -119,6 +119,19 @@ Deno.test("the bundled hook answers every event as its modules do, and only whil
   assertEquals(marked.stdout, "from the bundle\n");
   const version = await runProgram(Deno.execPath(), [...hook.slice(0, -1), "--version"], { env: box.env });
   assertEquals(version.stdout, `docsearch-hook ${VERSION}\n`, "the other commands never run the bundle");
+
+  // A fresh bundle that throws as it loads is outside the command line's error boundary: the modules answer.
+  await Deno.writeTextFile(`${checkout}/${bundle}`, 'throw new Error("broken bundle");');
+  await Deno.writeTextFile(manifestFile, JSON.stringify({ ...manifest, bundle: stampOf(checkout, bundle) }));
+  ok(freshBundle(checkout));
+  const broken = await runProgram(
+    Deno.execPath(),
+    hook,
+    { env: { ...box.env, DOCSEARCH_HOME: `${box.home}/state-broken` }, stdin: EVENTS[0], cwd: checkout },
+  );
+  assertEquals([broken.code, broken.stderr], [0, ""]);
+  assertEquals(broken.stdout, bundled.results[0].stdout);
+
   await Deno.writeTextFile(`${checkout}/${bundle}`, original);
   await Deno.writeTextFile(manifestFile, JSON.stringify({ ...manifest, bundle: stampOf(checkout, bundle) }));
   ok(freshBundle(checkout));
