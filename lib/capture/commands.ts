@@ -92,19 +92,20 @@ const KINDS: readonly Kind[] = [
 ];
 
 /** A quoted string; after `-c` (`bash -c '…'`) it is a command line of its own, elsewhere only an argument. */
-const QUOTED = /(\s-c\s+)?(["'])((?:\\.|(?!\2)[^\\])*)\2/g;
-const SEPARATOR = /[;&|(){}`\n]/;
+const quoted = lazily(() => /(\s-c\s+)?(["'])((?:\\.|(?!\2)[^\\])*)\2/g);
+const separator = lazily(() => /[;&|(){}`\n]/);
 /** What runs another command: variable assignments, sudo, npx, `uv run` … */
-const WRAPPER =
-  /^(?:\w+=\S*|(?:sudo|env|time|nice|nohup|exec|command|npx|bunx|pnpx|uvx)(?:\s+-\S+)*|timeout\s+\S+|(?:uv|poetry|pipenv|hatch|pdm)\s+run|(?:pnpm|yarn)\s+(?:exec|dlx)|bundle\s+exec)\s+/;
+const wrapper = lazily(() =>
+  /^(?:\w+=\S*|(?:sudo|env|time|nice|nohup|exec|command|npx|bunx|pnpx|uvx)(?:\s+-\S+)*|timeout\s+\S+|(?:uv|poetry|pipenv|hatch|pdm)\s+run|(?:pnpm|yarn)\s+(?:exec|dlx)|bundle\s+exec)\s+/
+);
 
 /** The commands of a shell line, each starting with its program's base name (`./gradlew test` → `gradlew test`). */
 function commandsOf(line: string): string[] {
-  const unquoted = line.replace(QUOTED, (_quoted, dashC, _mark, body) => dashC ? `;${body};` : " ''");
-  return unquoted.split(SEPARATOR).map((part) => {
+  const unquoted = line.replace(quoted(), (_quoted, dashC, _mark, body) => dashC ? `;${body};` : " ''");
+  return unquoted.split(separator()).map((part) => {
     let command = part.trim();
-    for (let wrapper = WRAPPER.exec(command); wrapper; wrapper = WRAPPER.exec(command)) {
-      command = command.slice(wrapper[0].length);
+    for (let found = wrapper().exec(command); found; found = wrapper().exec(command)) {
+      command = command.slice(found[0].length);
     }
     return command.replace(/^\S*\//, "");
   });
@@ -125,8 +126,9 @@ export function commandKind(command: string): CommandKind {
  * Output lines that carry no information: progress, downloads, package-manager notices. A status word must
  * stand alone (`Downloading foo`, `Done.`): `download.py` or `Downloads` in a listing is real output.
  */
-const CHATTER_LINE =
-  /^\s*(?:npm (?:warn|notice)\b|added \d+ packages?|removed \d+ packages?|changed \d+ packages?|up to date\b|audited \d+|found 0 vulnerabilities|\d+ packages? (?:are|is) looking for funding|run `npm fund`|(?:downloading|downloaded|download|fetching|resolving|resolved|installing|installed|collecting|compiling|building|checking|finished|progress|unpacking|preparing|setting up|selecting|reading|requirement already satisfied|successfully (?:installed|built|compiled)|webpack compiled|done|ok|success)(?=[\s:!,]|\.(?!\w)|$)|[\s#=>.\-|/\\*[\]]*\d{1,3}(?:\.\d+)?\s*%)/i;
+const chatterLine = lazily(() =>
+  /^\s*(?:npm (?:warn|notice)\b|added \d+ packages?|removed \d+ packages?|changed \d+ packages?|up to date\b|audited \d+|found 0 vulnerabilities|\d+ packages? (?:are|is) looking for funding|run `npm fund`|(?:downloading|downloaded|download|fetching|resolving|resolved|installing|installed|collecting|compiling|building|checking|finished|progress|unpacking|preparing|setting up|selecting|reading|requirement already satisfied|successfully (?:installed|built|compiled)|webpack compiled|done|ok|success)(?=[\s:!,]|\.(?!\w)|$)|[\s#=>.\-|/\\*[\]]*\d{1,3}(?:\.\d+)?\s*%)/i
+);
 
 /**
  * Strings one of which every chatter line holds, in lower case: a line with none is real output. ("ok"
@@ -171,5 +173,5 @@ const mayBeChatter = (line: string) => {
 /** True when the output says nothing: empty, a bare OK/Done, or only progress and install chatter. */
 export function isNoiseOutput(output: string): boolean {
   const lines = output.split("\n").filter((line) => line.trim() !== "");
-  return lines.length === 0 || lines.every((line) => mayBeChatter(line) && CHATTER_LINE.test(line));
+  return lines.length === 0 || lines.every((line) => mayBeChatter(line) && chatterLine().test(line));
 }

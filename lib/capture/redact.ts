@@ -202,20 +202,22 @@ const BUILT_IN: readonly Rule[] = [
 ];
 
 /** Files whose content is never stored, whatever it looks like. Matched against the file's base name. */
-const SECRET_FILES =
-  /^(?:\.env.*|.*\.(?:pem|key|p12|pfx|jks|keystore|kdbx|ppk)|id_(?:rsa|dsa|ecdsa|ed25519).*|[._]netrc|\.npmrc|\.pypirc|\.pgpass|\.?htpasswd)$/i;
+const secretFiles = lazily(() =>
+  /^(?:\.env.*|.*\.(?:pem|key|p12|pfx|jks|keystore|kdbx|ppk)|id_(?:rsa|dsa|ecdsa|ed25519).*|[._]netrc|\.npmrc|\.pypirc|\.pgpass|\.?htpasswd)$/i
+);
 
 /**
  * A base name saying "secret" or "credential" (`credentials.json`, `secrets.yaml`, `.git-credentials`) marks a
  * secret file, unless it is source or documentation: `auth/credentials.ts` is code about secrets, and its
  * content goes through the text filter like any other file's.
  */
-const SECRET_WORD = /secret|credential/i;
-const SOURCE_FILE =
-  /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|swift|c|cc|cpp|h|hpp|vue|svelte|md|mdx|rst|adoc)$/i;
+const secretWord = lazily(() => /secret|credential/i);
+const sourceFile = lazily(() =>
+  /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|swift|c|cc|cpp|h|hpp|vue|svelte|md|mdx|rst|adoc)$/i
+);
 
 /** Files with a generic name that hold credentials where they live. Matched against the whole path. */
-const SECRET_PATHS = /(?:^|\/)(?:\.kube\/config|\.docker\/config\.json)$/i;
+const secretPaths = lazily(() => /(?:^|\/)(?:\.kube\/config|\.docker\/config\.json)$/i);
 
 export const SECRET_FILE_TAG = tag("secret_file");
 
@@ -292,8 +294,8 @@ export function createRedactor(
     isSecretFile(path) {
       const normalized = path.replace(/\\/g, "/");
       const name = baseName(normalized);
-      return SECRET_FILES.test(name) || (SECRET_WORD.test(name) && !SOURCE_FILE.test(name)) ||
-        SECRET_PATHS.test(normalized) || excluded.some((matches) => matches(normalized));
+      return secretFiles().test(name) || (secretWord().test(name) && !sourceFile().test(name)) ||
+        secretPaths().test(normalized) || excluded.some((matches) => matches(normalized));
     },
   };
 }

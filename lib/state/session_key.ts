@@ -4,10 +4,14 @@
  * back. Escaping "%", NUL and lone surrogates as %XX / %uXXXX is injective and leaves ordinary ids as
  * they are.
  */
-// deno-lint-ignore no-control-regex -- NUL is exactly what must be escaped
-const NEEDS_ESCAPE = /%|\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+import { lazily } from "../lazy.ts";
 
-/** No "%", NUL or surrogate: stored as it is (an agent's ids are UUIDs), without compiling NEEDS_ESCAPE. */
+const needsEscape = lazily(() =>
+  // deno-lint-ignore no-control-regex -- NUL is exactly what must be escaped
+  /%|\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+);
+
+/** No "%", NUL or surrogate: stored as it is (an agent's ids are UUIDs), without making needsEscape. */
 function storedAsIs(sessionId: string): boolean {
   for (let i = 0; i < sessionId.length; i++) {
     const code = sessionId.charCodeAt(i);
@@ -18,7 +22,7 @@ function storedAsIs(sessionId: string): boolean {
 
 export function sessionKey(sessionId: string): string {
   if (storedAsIs(sessionId)) return sessionId;
-  return sessionId.replace(NEEDS_ESCAPE, (char) => {
+  return sessionId.replace(needsEscape(), (char) => {
     const code = char.charCodeAt(0);
     return code < 0x100 ? `%${code.toString(16).padStart(2, "0")}` : `%u${code.toString(16).toUpperCase()}`;
   });
