@@ -788,6 +788,24 @@ Deno.test("secret files are recognised by name, with / or \\ paths", () => {
   for (const path of ordinary) ok(!isSecretFile(path), path);
 });
 
+Deno.test("every secret-file shape is found, in any case (the filter's hints miss none)", () => {
+  const shapes = [
+    ...["a.pem", "a.key", "a.p12", "a.pfx", "a.jks", "a.keystore", "a.kdbx", "a.ppk", ".env", ".envrc"],
+    ...["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".netrc", "_netrc", ".npmrc", ".pypirc", ".pgpass"],
+    ...[
+      "htpasswd",
+      ".htpasswd",
+      "secrets.yaml",
+      "my-credentials",
+      "x/.kube/config",
+      "x\\.docker\\config.json",
+    ],
+  ];
+  for (const path of [...shapes, ...shapes.map((shape) => shape.toUpperCase())]) {
+    ok(isSecretFile(`/home/dev/${path}`), path);
+  }
+});
+
 Deno.test("user patterns redact with their category; a broken one is skipped", () => {
   const rules = [
     { pattern: String.raw`\bACME-[0-9]{6}\b`, category: "acme_ticket", ignoreCase: false },

@@ -216,6 +216,15 @@ const sourceFile = lazily(() =>
   /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|swift|c|cc|cpp|h|hpp|vue|svelte|md|mdx|rst|adoc)$/i
 );
 
+/**
+ * Strings one of which, in lower case, the path of every file the three patterns above match holds: most
+ * paths hold none, and then none of the patterns is made.
+ */
+const SECRET_FILE_HINTS = [
+  ...[".env", ".pem", ".key", ".p12", ".pfx", ".jks", ".kdbx", ".ppk", "id_", "netrc", ".npmrc", ".pypirc"],
+  ...[".pgpass", "htpasswd", "secret", "credential", ".kube/config", ".docker/config.json"],
+];
+
 /** Files with a generic name that hold credentials where they live. Matched against the whole path. */
 const secretPaths = lazily(() => /(?:^|\/)(?:\.kube\/config|\.docker\/config\.json)$/i);
 
@@ -292,10 +301,13 @@ export function createRedactor(
       return out;
     },
     isSecretFile(path) {
-      const normalized = path.replace(/\\/g, "/");
+      const normalized = path.replaceAll("\\", "/");
       const name = baseName(normalized);
-      return secretFiles().test(name) || (secretWord().test(name) && !sourceFile().test(name)) ||
-        secretPaths().test(normalized) || excluded.some((matches) => matches(normalized));
+      const lower = normalized.toLowerCase();
+      const builtIn = SECRET_FILE_HINTS.some((hint) => lower.includes(hint)) &&
+        (secretFiles().test(name) || (secretWord().test(name) && !sourceFile().test(name)) ||
+          secretPaths().test(normalized));
+      return builtIn || excluded.some((matches) => matches(normalized));
     },
   };
 }

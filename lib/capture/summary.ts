@@ -80,11 +80,9 @@ function exitCodeOf(event: HookEvent, failed: boolean): number | undefined {
       if (typeof response[key] === "number") return response[key] as number;
     }
   }
-  const error = stringField(event.raw, "error") ?? "";
-  const stated = /(?:exit(?:ed)?(?: with)?(?: non-zero)?(?: status)?(?: code)?|status code)\s*:?\s*(-?\d+)/i
-    .exec(
-      error,
-    );
+  const error = stringField(event.raw, "error");
+  const stated = error &&
+    /(?:exit(?:ed)?(?: with)?(?: non-zero)?(?: status)?(?: code)?|status code)\s*:?\s*(-?\d+)/i.exec(error);
   if (stated) return Number(stated[1]);
   return failed ? undefined : 0;
 }
