@@ -431,6 +431,9 @@ Deno.test("summary: Bash is the command, its exit status and a short output exce
 
   const noCode = summarize(failure("Bash", { command: "sleep 1" }, "Something went wrong"), redactor);
   assertEquals(noCode.text, "$ sleep 1\n[failed]\nSomething went wrong");
+  // A failure with no error text and no exit code in the response: failed, with no code made up.
+  const silent = summarize(failure("Bash", { command: "sleep 1" }, ""), redactor);
+  assertEquals([silent.text, silent.command?.exitCode], ["$ sleep 1\n[failed]", undefined]);
 
   const huge = summarize(bash("yes | head -c 10000000", "y\n".repeat(5_000_000)), redactor);
   ok(huge.text.length < 700, `${huge.text.length}`);

@@ -216,17 +216,17 @@ const sourceFile = lazily(() =>
   /\.(?:[cm]?[jt]sx?|py|go|rs|java|kt|rb|php|cs|swift|c|cc|cpp|h|hpp|vue|svelte|md|mdx|rst|adoc)$/i
 );
 
+/** Files with a generic name that hold credentials where they live. Matched against the whole path. */
+const secretPaths = lazily(() => /(?:^|\/)(?:\.kube\/config|\.docker\/config\.json)$/i);
+
 /**
- * Strings one of which, in lower case, the path of every file the three patterns above match holds: most
- * paths hold none, and then none of the patterns is made.
+ * Strings one of which, in lower case, the path of every file that secretFiles, secretWord or secretPaths
+ * matches holds: most paths hold none, and then none of those patterns is made.
  */
 const SECRET_FILE_HINTS = [
   ...[".env", ".pem", ".key", ".p12", ".pfx", ".jks", ".kdbx", ".ppk", "id_", "netrc", ".npmrc", ".pypirc"],
   ...[".pgpass", "htpasswd", "secret", "credential", ".kube/config", ".docker/config.json"],
 ];
-
-/** Files with a generic name that hold credentials where they live. Matched against the whole path. */
-const secretPaths = lazily(() => /(?:^|\/)(?:\.kube\/config|\.docker\/config\.json)$/i);
 
 export const SECRET_FILE_TAG = tag("secret_file");
 
