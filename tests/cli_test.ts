@@ -1,5 +1,7 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
 import { describeOptions, parseArgv } from "../lib/cli/args.ts";
+import { commandLoader, type CommandModules, runCommand } from "../lib/cli/command.ts";
+import { hookCommand } from "../lib/cli/hook_command.ts";
 import { UsageError } from "../lib/cli/errors.ts";
 import { writeAllSync } from "../lib/cli/io.ts";
 import { fileUrlPath, homeDir, isAbsolute, join, stateDir } from "../lib/paths.ts";
@@ -11,6 +13,16 @@ const table = {
   domain: { type: "string", multiple: true, description: "d" },
   json: { type: "boolean", short: "j", description: "j" },
 } as const;
+
+Deno.test("commands run with the modules their caller has (the hook's bundle), else import them", async () => {
+  const calls: unknown[] = [];
+  const hook = { run: (values: unknown) => (calls.push(values), Promise.resolve(0)) };
+  const load = commandLoader({ hook: hook as unknown as CommandModules["hook"] });
+  assertEquals(await runCommand("hook", hookCommand, ["--config", "/c.json"], load), 0);
+  assertEquals(calls, [{ config: "/c.json" }]);
+  // Anything not handed over is imported: the real module, with its own exports.
+  ok(typeof (await load("check")).run === "function");
+});
 
 Deno.test("argv: values, inline values, repeatable options, short flags, positionals and --", () => {
   assertEquals(
