@@ -74,6 +74,34 @@ async function denoDir(): Promise<string> {
   return denoDirCache;
 }
 
+/**
+ * The variables a subprocess needs to reach the registries as this process does: without the TLS ones, a
+ * machine whose TLS goes through an inspecting proxy (its CA in SSL_CERT_FILE) cannot verify the npm registry
+ * when a fresh Deno cache downloads a package.
+ */
+export const NETWORK_ENV = [
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+] as const;
+
+/** Those of NETWORK_ENV that `get` has. */
+export function networkEnv(get: (name: string) => string | undefined): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const name of NETWORK_ENV) {
+    const value = get(name);
+    if (value !== undefined) found[name] = value;
+  }
+  return found;
+}
+
 export interface Sandbox {
   home: string;
   state: string;
@@ -81,7 +109,10 @@ export interface Sandbox {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** A temp HOME and DOCSEARCH_HOME with nothing of the caller's environment leaking in. */
+/**
+ * A temp HOME and DOCSEARCH_HOME with nothing of the caller's environment leaking in but the way to the
+ * network (NETWORK_ENV).
+ */
 export async function sandbox(extraEnv: Record<string, string> = {}): Promise<Sandbox> {
   const home = await Deno.makeTempDir({ prefix: "docsearch-test-" });
   const state = `${home}/state`;
@@ -89,6 +120,7 @@ export async function sandbox(extraEnv: Record<string, string> = {}): Promise<Sa
     home,
     state,
     env: {
+      ...networkEnv((name) => Deno.env.get(name)),
       HOME: home,
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       DENO_DIR: await denoDir(),
