@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { configLocation, readLayer, readLayers } from "../lib/config/layers.ts";
+import { configLocation, MAX_LAYER_BYTES, readLayer, readLayers } from "../lib/config/layers.ts";
 import { loadConfig } from "../lib/config/load.ts";
 import { resolveConfig } from "../lib/config/resolve.ts";
 import type { Env } from "../lib/paths.ts";
@@ -190,6 +190,35 @@ Deno.test("missing implicit layers are silent; a missing or unreadable explicit 
     readError: "it is a directory, not a file",
   });
   assertEquals(readLayer("/definitely/not/here.json"), { path: "/definitely/not/here.json" });
+});
+
+Deno.test("a layer that is not a regular file, or is over the size cap, is a read error, never read", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const fifo = `${dir}/fifo.json`;
+    const mkfifo = new Deno.Command("mkfifo", { args: [fifo] }).outputSync();
+    assertEquals(mkfifo.success, true);
+    // Opening the FIFO would block this test until killed.
+    assertEquals(readLayer(fifo), {
+      path: fifo,
+      readError: "it is not a regular file (a FIFO, a device or a socket; fix: make it a plain JSON file)",
+    });
+    Deno.symlinkSync("/dev/zero", `${dir}/zero.json`);
+    assertEquals(readLayer(`${dir}/zero.json`).readError, readLayer(fifo).readError);
+    const big = `${dir}/big.json`;
+    Deno.writeTextFileSync(big, `{"databases": [], "pad": "${"x".repeat(MAX_LAYER_BYTES)}"}`);
+    assertEquals(readLayer(big), {
+      path: big,
+      readError: `it is ${
+        Deno.statSync(big).size
+      } bytes, over the ${MAX_LAYER_BYTES} a config may hold (fix: trim it)`,
+    });
+    const atCap = `${dir}/at-cap.json`;
+    Deno.writeTextFileSync(atCap, `{"pad": "${"x".repeat(MAX_LAYER_BYTES - 11)}"}`);
+    assertEquals(readLayer(atCap).text?.length, MAX_LAYER_BYTES);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
 
 Deno.test("lookup layers: a file its folder does not list is missing without an open; listed ones are read", () => {

@@ -1,38 +1,127 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { MAX_EVENT_BYTES, parseHookEvent, readChunksSync } from "../lib/protocol/event.ts";
+import {
+  type IdleTimer,
+  idleTimer,
+  MAX_EVENT_BYTES,
+  parseHookEvent,
+  readStdin,
+} from "../lib/protocol/event.ts";
 import { denyOutput } from "../lib/protocol/output.ts";
 
-/** A stdin that hands out the given bytes in chunks of at most `size`. */
-function fakeStdin(bytes: Uint8Array, size: number) {
-  let at = 0;
+/** A stdin that hands out the given chunks, each in reads of at most the buffer's size, then `end`. */
+function fakeStdin(chunks: (string | Uint8Array)[], end: "close" | "hang" = "close") {
+  const queue = chunks.map((chunk) => typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk);
   return {
-    readSync(buffer: Uint8Array): number | null {
-      if (at >= bytes.length) return null;
-      const n = Math.min(size, buffer.length, bytes.length - at);
-      buffer.set(bytes.subarray(at, at + n));
-      at += n;
-      return n;
+    reads: 0,
+    read(buffer: Uint8Array): Promise<number | null> {
+      this.reads++;
+      const next = queue[0];
+      if (next === undefined) return end === "close" ? Promise.resolve(null) : new Promise(() => {});
+      const n = Math.min(buffer.length, next.length);
+      buffer.set(next.subarray(0, n));
+      if (n === next.length) queue.shift();
+      else queue[0] = next.subarray(n);
+      return Promise.resolve(n);
     },
   };
 }
 
-Deno.test("chunked stdin: reassembled across chunk edges, even inside a multi-byte character", () => {
+/** An idle bound that the test decides: never, or at once. */
+const timers = {
+  never: (): IdleTimer => ({ elapsed: new Promise(() => {}), cancel() {} }),
+  atOnce: (): IdleTimer => ({ elapsed: Promise.resolve(), cancel() {} }),
+  forbidden: (): IdleTimer => {
+    throw new Error("no idle bound was wanted");
+  },
+};
+
+const WEB_SEARCH = JSON.stringify({ hook_event_name: "PreToolUse", tool_input: { query: "gitlab ci" } });
+
+Deno.test("stdin: reassembled across chunk edges, even inside a multi-byte character", async () => {
   const text = JSON.stringify({ hook_event_name: "PreToolUse", prompt: "セッション🚀".repeat(50) });
-  assertEquals(readChunksSync(fakeStdin(new TextEncoder().encode(text), 7)), { ok: true, text });
-  assertEquals(readChunksSync(fakeStdin(new Uint8Array(), 7)), { ok: true, text: "" });
+  const bytes = new TextEncoder().encode(text);
+  const chunks = Array.from(
+    { length: Math.ceil(bytes.length / 7) },
+    (_, i) => bytes.subarray(i * 7, i * 7 + 7),
+  );
+  const read = await readStdin(fakeStdin(chunks), 1000, timers.never);
+  assertEquals(read.ok && read.text, text);
+  assertEquals(await readStdin(fakeStdin([]), 1000, timers.never), { ok: true, text: "" });
 });
 
-Deno.test("chunked stdin: an oversized input is drained and refused", () => {
+Deno.test("stdin: a whole event is used at once, whether or not the writer ever closes stdin", async () => {
+  for (const text of [WEB_SEARCH, `${WEB_SEARCH}\n`, `  ${WEB_SEARCH} \r\n\t`]) {
+    const stdin = fakeStdin([text], "hang");
+    const read = await readStdin(stdin, 1000, timers.never);
+    assertEquals(read, { ok: true, text, parsed: { value: JSON.parse(text) } });
+    assertEquals(stdin.reads, 1);
+  }
+  // Cut where an object closes inside the event: not yet whole, so the reader goes on.
+  const cut = WEB_SEARCH.indexOf("}") + 1;
+  const split = await readStdin(
+    fakeStdin([WEB_SEARCH.slice(0, cut), WEB_SEARCH.slice(cut)], "hang"),
+    1000,
+    timers.never,
+  );
+  assertEquals(split.ok && split.text, WEB_SEARCH);
+});
+
+Deno.test("stdin never closed: after the idle bound, what arrived is used when whole, else the read fails", async () => {
+  const partial = await readStdin(fakeStdin([WEB_SEARCH.slice(0, 30)], "hang"), 1000, timers.atOnce);
+  assertEquals(partial, {
+    ok: false,
+    problem: "stdin was not closed, and no whole JSON event came within 1000 ms",
+  });
+  assertEquals(await readStdin(fakeStdin([], "hang"), 1000, timers.atOnce), {
+    ok: false,
+    problem: "stdin was not closed, and no whole JSON event came within 1000 ms",
+  });
+  // A whole event that fills the read buffer exactly is not parsed when it arrives (a large event would be
+  // parsed once per chunk), but when the idle bound comes.
+  const large = JSON.stringify({ hook_event_name: "PostToolUse", pad: "x".repeat((1 << 16) - 100) });
+  const padded = large + " ".repeat((1 << 16) - new TextEncoder().encode(large).length);
+  let elapse: () => void = () => {};
+  const timer = (): IdleTimer => ({ elapsed: new Promise<void>((resolve) => elapse = resolve), cancel() {} });
+  const pending = readStdin(fakeStdin([padded], "hang"), 1000, timer);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  elapse();
+  assertEquals(await pending, { ok: true, text: padded, parsed: { value: JSON.parse(large) } });
+});
+
+Deno.test("stdin from a terminal has no idle bound; a failed read is a problem, not an exception", async () => {
+  assertEquals((await readStdin(fakeStdin([WEB_SEARCH]), null, timers.forbidden)).ok, true);
+  const broken = { read: () => Promise.reject(new Deno.errors.BadResource("Bad resource ID")) };
+  assertEquals(await readStdin(broken, 1000, timers.never), {
+    ok: false,
+    problem: "cannot read stdin: Bad resource ID",
+  });
+});
+
+Deno.test("stdin: an oversized input is drained and refused", async () => {
   let calls = 0;
   const endless = {
-    readSync(buffer: Uint8Array): number | null {
-      return calls++ * buffer.length > MAX_EVENT_BYTES ? null : buffer.length;
-    },
+    read: (buffer: Uint8Array) =>
+      Promise.resolve(calls++ * buffer.length > MAX_EVENT_BYTES ? null : buffer.length),
   };
-  assertEquals(readChunksSync(endless), {
+  assertEquals(await readStdin(endless, 1000, timers.never), {
     ok: false,
     problem: `input on stdin is over ${MAX_EVENT_BYTES} bytes`,
   });
+});
+
+Deno.test("idleTimer: elapses after its time, and a cancelled one ends at once", async () => {
+  // The wait keeps no event loop alive; in the hook, the read it races does, here this timer.
+  const keepAlive = setTimeout(() => {}, 10_000);
+  try {
+    const started = performance.now();
+    await idleTimer(30).elapsed;
+    assertEquals(performance.now() - started >= 25, true);
+    const cancelled = idleTimer(60_000);
+    cancelled.cancel();
+    await cancelled.elapsed;
+  } finally {
+    clearTimeout(keepAlive);
+  }
 });
 
 Deno.test("events: fields of the wrong type are absent, unknown fields kept only in raw", () => {

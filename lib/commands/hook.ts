@@ -14,7 +14,8 @@ import { type Env, type OS, processEnv, stateDir } from "../paths.ts";
 import {
   type HookEvent,
   parseHookEvent,
-  readStdinSync,
+  readStdin,
+  STDIN_IDLE_MS,
   type StdinRead,
   stringField,
 } from "../protocol/event.ts";
@@ -208,16 +209,18 @@ export async function hookOutput(
 ): Promise<HookOutput> {
   if (killSwitchOn(deps.env)) return ALLOW;
   if (!input.ok) return { stderr: `docsearch-hook: ${input.problem}; allowing` };
-  const parsed = parseHookEvent(input.text);
+  const parsed = parseHookEvent(input.text, input.parsed);
   if (!parsed.ok) return { stderr: `docsearch-hook: ${parsed.problem}; allowing` };
   return await handle(parsed.event, configFlag, deps);
 }
 
 export async function run(values: { config?: string }): Promise<number> {
-  if (Deno.stdin.isTerminal()) {
+  const interactive = Deno.stdin.isTerminal();
+  if (interactive) {
     printError("docsearch-hook hook: reading one hook event (JSON) from stdin; end with Ctrl-D");
   }
-  const output = await hookOutput(readStdinSync(), values.config, processDeps);
+  const input = await readStdin(Deno.stdin, interactive ? null : STDIN_IDLE_MS);
+  const output = await hookOutput(input, values.config, processDeps);
   if (output.stdout !== undefined) print(output.stdout);
   if (output.stderr !== undefined) printError(output.stderr);
   return 0;

@@ -48,16 +48,38 @@ export function configLocation(
   return { paths: [...new Set(paths)], explicit: false };
 }
 
+/**
+ * A config layer holds a few KB. A project's layers come with any cloned repository, so the cap keeps a
+ * hostile one from making every event read (and the config cache keep) a huge file.
+ */
+export const MAX_LAYER_BYTES = 1024 * 1024;
+
+/**
+ * Reads one layer: a regular file of at most MAX_LAYER_BYTES, else a read error that skips the layer. The
+ * stat comes first because opening a FIFO blocks until a writer appears, and a link to /dev/zero reads
+ * without end: either would hang the hook on every event.
+ */
 export function readLayer(path: string): LayerText {
   try {
+    const info = Deno.statSync(path);
+    if (info.isDirectory) return { path, readError: "it is a directory, not a file" };
+    if (!info.isFile) {
+      return {
+        path,
+        readError: "it is not a regular file (a FIFO, a device or a socket; fix: make it a plain JSON file)",
+      };
+    }
+    if (info.size > MAX_LAYER_BYTES) {
+      return {
+        path,
+        readError: `it is ${info.size} bytes, over the ${MAX_LAYER_BYTES} a config may hold (fix: trim it)`,
+      };
+    }
     return { path, text: Deno.readTextFileSync(path) };
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return { path };
     if (error instanceof Deno.errors.PermissionDenied) {
       return { path, readError: "permission denied (fix: make it readable by this user)" };
-    }
-    if (error instanceof Deno.errors.IsADirectory) {
-      return { path, readError: "it is a directory, not a file" };
     }
     return { path, readError: error instanceof Error ? error.message : String(error) };
   }

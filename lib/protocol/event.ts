@@ -30,13 +30,17 @@ export function stringField(record: Record<string, unknown>, key: string): strin
   return typeof value === "string" ? value : undefined;
 }
 
-export function parseHookEvent(text: string): EventParse {
+/** `parsed` is the text's JSON value when the reader has already parsed it (see readStdin). */
+export function parseHookEvent(text: string, parsed?: { value: unknown }): EventParse {
   if (text.trim() === "") return { ok: false, problem: "empty input on stdin" };
   let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { ok: false, problem: "input on stdin is not JSON" };
+  if (parsed !== undefined) raw = parsed.value;
+  else {
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      return { ok: false, problem: "input on stdin is not JSON" };
+    }
   }
   if (!isRecord(raw)) return { ok: false, problem: "input on stdin is not a JSON object" };
   const hookEventName = stringField(raw, "hook_event_name");
@@ -56,45 +60,118 @@ export function parseHookEvent(text: string): EventParse {
   };
 }
 
-export type StdinRead = { ok: true; text: string } | { ok: false; problem: string };
+export type StdinRead =
+  /** `parsed` is set when the reader parsed the text already (it had to, to tell the event was whole). */
+  | { ok: true; text: string; parsed?: { value: unknown } }
+  | { ok: false; problem: string };
 
 /**
- * Reads stdin to its end. Where the OS has /dev/stdin, the runtime reads and decodes it in one call (the
- * first TextDecoder use alone costs ~0.15 ms of start-up); elsewhere, blocking chunked reads, still far
- * cheaper than `Deno.stdin.readable`.
+ * How long the hook waits with neither a byte nor the end of its input before it acts on what arrived: an agent
+ * writes the whole event at once, so a pause this long means a writer that will not close stdin.
  */
-export function readStdinSync(os: typeof Deno.build.os = Deno.build.os): StdinRead {
-  if (os !== "windows") {
-    try {
-      const text = Deno.readTextFileSync("/dev/stdin");
-      return text.length > MAX_EVENT_BYTES
-        ? { ok: false, problem: `input on stdin is over ${MAX_EVENT_BYTES} bytes` }
-        : { ok: true, text };
-    } catch {
-      // No /dev/stdin after all (a chroot, a sandbox): read it as a stream.
-    }
-  }
-  return readChunksSync(Deno.stdin);
+export const STDIN_IDLE_MS = 1000;
+
+/** A pending wait for the idle bound; `cancel` ends it, so that nothing is left pending once a read wins. */
+export interface IdleTimer {
+  elapsed: Promise<void>;
+  cancel(): void;
 }
 
-export function readChunksSync(reader: Pick<typeof Deno.stdin, "readSync">): StdinRead {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const buffer = new Uint8Array(1 << 16);
-  for (;;) {
-    const n = reader.readSync(buffer);
-    if (n === null) break;
-    total += n;
-    if (total <= MAX_EVENT_BYTES) chunks.push(buffer.slice(0, n));
+/**
+ * Atomics.waitAsync's timeout rather than setTimeout: a process's first setTimeout costs about 6 ms of
+ * start-up here (measured over whole `deno run` processes), waitAsync none that could be measured, and the hook
+ * starts once per event. Unlike a timer, the wait does not keep Deno's event loop alive by itself: the pending
+ * read it races does.
+ */
+export function idleTimer(ms: number): IdleTimer {
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  const wait = Atomics.waitAsync(cell, 0, 0, ms);
+  return {
+    elapsed: wait.async ? wait.value.then(() => {}) : Promise.resolve(),
+    cancel: () => void Atomics.notify(cell, 0),
+  };
+}
+
+const IDLE = Symbol("idle");
+const CLOSE_BRACE = 0x7d;
+
+/** Whether the last byte that is not JSON white space closes an object: the cheap test before a parse. */
+function endsWithBrace(bytes: Uint8Array, end: number): boolean {
+  for (let i = end - 1; i >= 0; i--) {
+    const byte = bytes[i];
+    if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09) continue;
+    return byte === CLOSE_BRACE;
   }
-  if (total > MAX_EVENT_BYTES) {
-    return { ok: false, problem: `input on stdin is over ${MAX_EVENT_BYTES} bytes` };
-  }
+  return false;
+}
+
+function joined(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
   const bytes = new Uint8Array(total);
   let at = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, at);
     at += chunk.length;
   }
-  return { ok: true, text: new TextDecoder().decode(bytes) };
+  return bytes;
+}
+
+/** The input as a whole JSON value, or undefined while it is not one. */
+function whole(text: string): { ok: true; text: string; parsed: { value: unknown } } | undefined {
+  try {
+    return { ok: true, text, parsed: { value: JSON.parse(text) } };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads one event from stdin: to its end, or until a whole JSON object has arrived, whichever comes first, so a
+ * writer that never closes stdin costs nothing once its event is complete; with neither for `idleMs`, what
+ * arrived is used if it is whole, else the read fails (and the hook allows). No bound for a terminal, where a
+ * person types the event (`idleMs` null). Events over MAX_EVENT_BYTES are drained and refused.
+ */
+export async function readStdin(
+  reader: Pick<typeof Deno.stdin, "read"> = Deno.stdin,
+  idleMs: number | null = STDIN_IDLE_MS,
+  timer: (ms: number) => IdleTimer = idleTimer,
+): Promise<StdinRead> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const decode = () => new TextDecoder().decode(joined(chunks, total));
+  for (;;) {
+    const buffer = new Uint8Array(1 << 16);
+    const idle = idleMs === null ? undefined : timer(idleMs);
+    let n: number | null | typeof IDLE;
+    try {
+      n = await (idle
+        ? Promise.race([
+          reader.read(buffer),
+          idle.elapsed.then((): typeof IDLE => IDLE),
+        ])
+        : reader.read(buffer));
+    } catch (error) {
+      return { ok: false, problem: `cannot read stdin: ${error instanceof Error ? error.message : error}` };
+    } finally {
+      idle?.cancel();
+    }
+    if (n === null || n === IDLE && total > MAX_EVENT_BYTES) break;
+    if (n === IDLE) {
+      return whole(decode()) ??
+        { ok: false, problem: `stdin was not closed, and no whole JSON event came within ${idleMs} ms` };
+    }
+    total += n;
+    if (total > MAX_EVENT_BYTES) continue;
+    chunks.push(buffer.subarray(0, n));
+    // A read that did not fill the buffer drained the pipe: the writer paused, perhaps for good. Parsing only
+    // then keeps a large event from being parsed once per chunk.
+    if (n < buffer.length && endsWithBrace(buffer, n)) {
+      const event = whole(decode());
+      if (event !== undefined) return event;
+    }
+  }
+  if (total > MAX_EVENT_BYTES) {
+    return { ok: false, problem: `input on stdin is over ${MAX_EVENT_BYTES} bytes` };
+  }
+  return { ok: true, text: decode() };
 }
