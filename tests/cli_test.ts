@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
-import { describeOptions, parseArgv } from "../lib/cli/args.ts";
+import { describeOptions, hasFlag, parseArgv } from "../lib/cli/args.ts";
 import { commandLoader, type CommandModules, runCommand } from "../lib/cli/command.ts";
 import { hookCommand } from "../lib/cli/hook_command.ts";
 import { UsageError } from "../lib/cli/errors.ts";
@@ -46,6 +46,20 @@ Deno.test("argv: unknown options, missing values and values on flags are usage e
   throws(() => parseArgv(["-x"], table), UsageError);
   throws(() => parseArgv(["--url"], table), /--url needs a value \(URL\)/);
   throws(() => parseArgv(["--json=yes"], table), /takes no value/);
+  // Names every object has are no options.
+  for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+    throws(
+      () => parseArgv([`--${name}`, "x"], table),
+      (e) => e instanceof UsageError && e.message === `unknown option --${name}`,
+    );
+  }
+});
+
+Deno.test("argv: a flag counts only before --", () => {
+  assertEquals(hasFlag(["-h"], "--help", "-h"), true);
+  assertEquals(hasFlag(["x", "--help", "--", "y"], "--help", "-h"), true);
+  assertEquals(hasFlag(["--", "-h"], "--help", "-h"), false);
+  assertEquals(hasFlag(["q", "--", "--slash"], "--slash"), false);
 });
 
 Deno.test("argv: option help is generated from the table", () => {

@@ -45,7 +45,8 @@ export function parseArgv<T extends OptionTable>(argv: readonly string[], table:
       const eq = arg.indexOf("=");
       name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
       inline = eq < 0 ? undefined : arg.slice(eq + 1);
-      if (!(name in table)) throw new UsageError(`unknown option --${name}`);
+      // Own names only: `in` would take every object's (`--constructor`, `--toString`) for options.
+      if (!Object.hasOwn(table, name)) throw new UsageError(`unknown option --${name}`);
     } else if (arg.length > 1 && arg.startsWith("-") && arg !== "-") {
       name = byShort.get(arg.slice(1));
       if (name === undefined) throw new UsageError(`unknown option ${arg}`);
@@ -67,6 +68,12 @@ export function parseArgv<T extends OptionTable>(argv: readonly string[], table:
     else values[name] = value;
   }
   return { values: values as ParsedValues<T>, positionals };
+}
+
+/** Whether `flag` stands among the options, that is before a `--` (after it, `-h` is a positional). */
+export function hasFlag(argv: readonly string[], ...flags: string[]): boolean {
+  const end = argv.indexOf("--");
+  return (end < 0 ? argv : argv.slice(0, end)).some((arg) => flags.includes(arg));
 }
 
 /** The option lines of a command's help, aligned. */

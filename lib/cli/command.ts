@@ -3,7 +3,7 @@
  * boundary every command runs in, where errors are mapped to exit codes. The table of commands is in
  * commands.ts; the hook's bundle (lib/build/hook_cli.ts) runs the hook's spec through this boundary too.
  */
-import { describeOptions, type OptionTable, parseArgv, type ParsedArgs } from "./args.ts";
+import { describeOptions, hasFlag, type OptionTable, parseArgv, type ParsedArgs } from "./args.ts";
 import { CommandFailedError, UsageError } from "./errors.ts";
 import { print, printError } from "./io.ts";
 
@@ -71,7 +71,7 @@ export async function runCommand(
   load: LoadCommand,
 ): Promise<number> {
   try {
-    if (argv.includes("--help") || argv.includes("-h")) {
+    if (hasFlag(argv, "--help", "-h")) {
       print(commandHelp(name, spec));
       return 0;
     }
@@ -82,7 +82,7 @@ export async function runCommand(
       printError(`docsearch-hook ${name}: ${message}; allowing`);
       return 0;
     }
-    const slash = "slash" in spec.options && argv.includes("--slash");
+    const slash = Object.hasOwn(spec.options, "slash") && hasFlag(argv, "--slash");
     const report = (text: string, exitCode: number) => {
       (slash ? print : printError)(`docsearch-hook ${name}: ${text}`);
       return slash ? 0 : exitCode;

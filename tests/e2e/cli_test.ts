@@ -21,6 +21,20 @@ Deno.test("--help, --version and help for a command", async () => {
   const checkHelp = await runCli(["check", "--help"], { env: box.env });
   assertEquals(checkHelp.code, 0);
   match(checkHelp.stdout, /--domain HOST +add HOST to the search's allowed_domains \(repeatable\)/);
+  // After --, "-h" is the query to check, not a request for help.
+  const query = await runCli(["check", "--config", EXAMPLE, "--", "-h"], { env: box.env });
+  assertEquals(query.code, 0, query.stderr);
+  match(query.stdout, /Request: +WebSearch "-h"/);
+});
+
+Deno.test("options every object has are unknown options, not missing values or crashes", async () => {
+  await using box = await sandbox();
+  const search = await runCli(["search", "--constructor", "x", "all", "foo"], { env: box.env });
+  assertEquals([search.code, search.stdout], [2, ""]);
+  match(search.stderr, /^docsearch-hook search: unknown option --constructor\n/);
+  const log = await runCli(["log", "--toString"], { env: box.env });
+  assertEquals([log.code, log.stdout], [2, ""]);
+  match(log.stderr, /^docsearch-hook log: unknown option --toString\n/);
 });
 
 Deno.test("no command or an unknown one is a usage error (exit 2) with a suggestion", async () => {
