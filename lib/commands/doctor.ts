@@ -135,8 +135,14 @@ const size = (bytes: number) =>
     ? `${(bytes / 1024).toFixed(0)} KB`
     : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
 
-/** Opens (creating it when missing, as the first hook event would), and proves a write would succeed. */
-async function stateCheck(): Promise<Check> {
+/** How long the state check waits for the write lock before it calls the state busy. */
+const STATE_LOCK_WAIT_MS = 2000;
+
+/**
+ * Opens the state database (creating it when missing, as the first hook event would; an existing one as it
+ * is, so a damaged file is reported, not moved aside), reads every page, and proves a write would succeed.
+ */
+export async function stateCheck(lockWaitMs = STATE_LOCK_WAIT_MS): Promise<Check> {
   const name = "state";
   const dir = stateDir(processEnv, os);
   if (dir === undefined) {
@@ -147,13 +153,38 @@ async function stateCheck(): Promise<Check> {
       fix: "set DOCSEARCH_HOME (or HOME) in the agent's environment",
     };
   }
-  const { openStateDb, SCHEMA_VERSION, stateDbPath, waitForLock } = await import("../state/db.ts");
+  const {
+    corruptionFix,
+    isBusy,
+    isCorruption,
+    openExistingStateDb,
+    openStateDb,
+    SCHEMA_VERSION,
+    stateDbPath,
+    waitForLock,
+  } = await import("../state/db.ts");
   const file = stateDbPath(dir, os);
   const existed = exists(file);
+  const damaged = (problem: string): Check => ({
+    status: "fail",
+    name,
+    // The hook replaces it only once an event reads a damaged page; until then reports may fail.
+    message: `${file} is damaged: ${problem}`,
+    fix: corruptionFix(file),
+  });
+  const busy: Check = {
+    status: "warn",
+    name,
+    message: `${file} is busy: other hook processes hold the write lock; try again`,
+    fix:
+      `run docsearch-hook doctor again in a moment; if it stays busy, see which process holds it: lsof ${file}`,
+  };
   let db;
   try {
-    db = openStateDb(dir, os);
+    db = openExistingStateDb(dir, os) ?? openStateDb(dir, os);
   } catch (error) {
+    if (isCorruption(error)) return damaged((error as Error).message);
+    if (isBusy(error)) return busy;
     return {
       status: "fail",
       name,
@@ -162,10 +193,16 @@ async function stateCheck(): Promise<Check> {
     };
   }
   try {
+    // Every page is read (on the build machine, 65 ms for 100k observations when cached, 0.7 s from disk):
+    // opening reads only the first, and a garbled page elsewhere fails whatever event or report reads it.
+    const [check] = db.prepare("PRAGMA quick_check(1)").all() as { quick_check: string }[];
+    if (check.quick_check !== "ok") {
+      return damaged(check.quick_check.split("\n").filter((line) => !line.startsWith("***")).join(" "));
+    }
     const mode = (db.prepare("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode;
     const version = (db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version;
     // Rewriting the version under a write lock, then rolling back: a real write, and nothing changes.
-    waitForLock(() => db.exec("BEGIN IMMEDIATE"), 2000);
+    waitForLock(() => db.exec("BEGIN IMMEDIATE"), lockWaitMs);
     try {
       db.exec(`PRAGMA user_version = ${version}`);
     } finally {
@@ -204,6 +241,8 @@ async function stateCheck(): Promise<Check> {
       }
       : { status: "ok", name, message: facts };
   } catch (error) {
+    if (isCorruption(error)) return damaged((error as Error).message);
+    if (isBusy(error)) return busy;
     return {
       status: "fail",
       name,

@@ -310,9 +310,13 @@ export async function run({ positionals, values }: IndexArgs): Promise<number> {
         );
       }
       const index = DocsIndex.open(indexFile(checked));
-      const root = index.meta("root");
-      const storedPages = index.meta("max_pages");
-      index.close();
+      let root, storedPages;
+      try {
+        root = index.meta("root");
+        storedPages = index.meta("max_pages");
+      } finally {
+        index.close();
+      }
       if (root === undefined) {
         throw new CommandFailedError(`the index ${checked} does not say what it was built from`);
       }

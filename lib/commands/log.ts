@@ -2,7 +2,7 @@
 import { UsageError } from "../cli/errors.ts";
 import { escapeControl, print, printError } from "../cli/io.ts";
 import { latestObservations, type ObservationRow } from "../state/report.ts";
-import { noStateYet, openStateForCommand } from "./open_state.ts";
+import { noStateYet, readState } from "./open_state.ts";
 
 export interface LogArgs {
   values: { session?: string; limit?: string; json?: boolean };
@@ -37,10 +37,12 @@ export function parseLimit(text: string | undefined, fallback: number): number {
 
 export function run({ values }: LogArgs): number {
   const limit = parseLimit(values.limit, 20);
-  const { db, file } = openStateForCommand();
-  const rows = db === undefined ? [] : latestObservations(db, limit, values.session);
-  if (values.json) print(JSON.stringify(rows, null, 2));
-  else if (db === undefined) printError(noStateYet(file));
+  const { rows, file } = readState((db, file) => ({
+    rows: db && latestObservations(db, limit, values.session),
+    file,
+  }));
+  if (values.json) print(JSON.stringify(rows ?? [], null, 2));
+  else if (rows === undefined) printError(noStateYet(file));
   else if (rows.length === 0) {
     printError(
       values.session === undefined ? "no observations yet" : `no observations for session ${values.session}`,

@@ -3,11 +3,14 @@ import type { DatabaseSync } from "node:sqlite";
 import { CommandFailedError } from "../cli/errors.ts";
 import { processEnv, stateDir } from "../paths.ts";
 import {
+  corruptionFix,
   isCorruption,
   openExistingStateDb,
   openStateDb,
+  openStateDbForLooking,
   stateDbPath,
   StateSchemaTooNewError,
+  StateSchemaTooOldError,
 } from "../state/db.ts";
 
 export interface OpenedState {
@@ -29,12 +32,15 @@ function stateDirOrFail(): string {
 
 function openFailure(file: string, error: unknown): CommandFailedError {
   if (error instanceof StateSchemaTooNewError) return new CommandFailedError(error.message);
+  if (error instanceof StateSchemaTooOldError) {
+    return new CommandFailedError(
+      `${file}: ${error.message}`,
+      "the hook upgrades it in place, keeping everything, at the agent's next event",
+    );
+  }
   const message = error instanceof Error ? error.message : String(error);
   if (isCorruption(error)) {
-    return new CommandFailedError(
-      `${file} is corrupted (${message})`,
-      "the hook moves it aside and starts a fresh one on its next event; or move it away yourself",
-    );
+    return new CommandFailedError(`${file} is corrupted (${message})`, corruptionFix(file));
   }
   return new CommandFailedError(
     `cannot open ${file}: ${message}`,
@@ -42,7 +48,7 @@ function openFailure(file: string, error: unknown): CommandFailedError {
   );
 }
 
-/** For commands that only read (or change what exists): the database if the hook has created one. */
+/** For commands that change what exists: the database (migrated) if the hook has created one. */
 export function openStateForCommand(): OpenedState {
   const dir = stateDirOrFail();
   const file = stateDbPath(dir, Deno.build.os);
@@ -50,6 +56,35 @@ export function openStateForCommand(): OpenedState {
     return { db: openExistingStateDb(dir, Deno.build.os), file };
   } catch (error) {
     throw openFailure(file, error);
+  }
+}
+
+/**
+ * For commands that only look: `look` gets the database as it is (undefined when the hook has not recorded
+ * anything yet), which is closed afterwards, leaving the state directory as it was.
+ */
+export function readState<T>(look: (db: DatabaseSync | undefined, file: string) => T): T {
+  const dir = stateDirOrFail();
+  const file = stateDbPath(dir, Deno.build.os);
+  let db;
+  try {
+    db = openStateDbForLooking(dir, Deno.build.os);
+  } catch (error) {
+    throw openFailure(file, error);
+  }
+  try {
+    return explainingCorruption(file, () => look(db, file));
+  } finally {
+    db?.close();
+  }
+}
+
+/** Runs `work` on the state database in `file`; a corruption it meets is explained like one met on opening. */
+export function explainingCorruption<T>(file: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    throw isCorruption(error) ? openFailure(file, error) : error;
   }
 }
 

@@ -3,7 +3,7 @@ import { print, printError } from "../cli/io.ts";
 import { parseDuration } from "../cli/duration.ts";
 import { commandConfig } from "../config/resolve.ts";
 import { StateStore } from "../state/store.ts";
-import { noStateYet, openStateForCommand } from "./open_state.ts";
+import { explainingCorruption, noStateYet, openStateForCommand } from "./open_state.ts";
 
 export interface PruneArgs {
   values: { "older-than"?: string; config?: string };
@@ -21,7 +21,7 @@ export function run({ values }: PruneArgs): number {
     return 0;
   }
   using store = new StateStore(db);
-  const counts = store.prune(before);
+  const counts = explainingCorruption(file, () => store.prune(before));
   print(
     `Deleted what is older than ${window} (before ${new Date(before).toISOString()}): ` +
       `${counts.observations} observations, ${counts.redirects} redirects, ${counts.hookRuns} hook runs, ` +

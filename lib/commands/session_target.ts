@@ -9,7 +9,7 @@ import { commandConfig } from "../config/resolve.ts";
 import type { Config } from "../config/types.ts";
 import { type Env, processEnv } from "../paths.ts";
 import { latestSessionIn, sessionById, type SessionRow, sessionsByPrefix } from "../state/sessions.ts";
-import { openStateForCommand } from "./open_state.ts";
+import { openStateForCommand, readState } from "./open_state.ts";
 
 export interface SessionChoice {
   id: string;
@@ -108,12 +108,24 @@ export interface SessionContext {
   config: Config;
 }
 
-/**
- * The session a switch command acts on and the config it sees: the session's own project decides which
- * databases exist, as it does for the hook's events.
- */
-export function sessionContext(values: { session?: string; config?: string }): SessionContext {
+type SessionValues = { session?: string; config?: string };
+
+const choose = (values: SessionValues, db: DatabaseSync | undefined) =>
+  chooseSession(values.session, processEnv, currentDirs(processEnv), db);
+
+/** The session's own project decides which databases exist, as it does for the hook's events. */
+const sessionConfig = (values: SessionValues, choice: SessionChoice | undefined) =>
+  commandConfig(values.config, choice?.row?.cwd ?? undefined).config;
+
+/** The session a switch command acts on, the config it sees, and the state database to change. */
+export function sessionContext(values: SessionValues): SessionContext {
   const { db } = openStateForCommand();
-  const choice = chooseSession(values.session, processEnv, currentDirs(processEnv), db);
-  return { db, choice, config: commandConfig(values.config, choice?.row?.cwd ?? undefined).config };
+  const choice = choose(values, db);
+  return { db, choice, config: sessionConfig(values, choice) };
+}
+
+/** As sessionContext, for a command that only looks: the state is read and closed again. */
+export function sessionLook(values: SessionValues): Omit<SessionContext, "db"> {
+  const choice = readState((db) => choose(values, db));
+  return { choice, config: sessionConfig(values, choice) };
 }

@@ -6,7 +6,7 @@ import { count, print, printError } from "../cli/io.ts";
 import { parseDuration } from "../cli/duration.ts";
 import { commandConfig } from "../config/resolve.ts";
 import { type StatsRows, statsRows } from "../state/report.ts";
-import { noStateYet, openStateForCommand } from "./open_state.ts";
+import { noStateYet, readState } from "./open_state.ts";
 
 export interface StatsArgs {
   values: { since?: string; json?: boolean; config?: string };
@@ -178,9 +178,10 @@ function configuredKeywords(configFlag: string | undefined): Set<string> {
 export function run({ values }: StatsArgs): number {
   const window = values.since ?? "7d";
   const since = Date.now() - parseDuration(window, "since");
-  const { db, file } = openStateForCommand();
-  if (db === undefined) printError(noStateYet(file));
-  const rows = db === undefined ? undefined : statsRows(db, since);
+  const rows = readState((db, file) => {
+    if (db === undefined) printError(noStateYet(file));
+    return db && statsRows(db, since);
+  });
   const empty: StatsRows = {
     byDatabase: [],
     denials: { denied: 0, followed: 0, escaped: 0 },

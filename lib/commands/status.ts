@@ -4,7 +4,7 @@ import type { Config } from "../config/types.ts";
 import { type Env, processEnv } from "../paths.ts";
 import { type Candidate, switchCandidates } from "../switches/names.ts";
 import { killSwitchOn, NO_SWITCHES, offReason, type SessionSwitches } from "../switches/switches.ts";
-import { describeSession, SESSION_HINT, type SessionChoice, sessionContext } from "./session_target.ts";
+import { describeSession, SESSION_HINT, type SessionChoice, sessionLook } from "./session_target.ts";
 
 export interface SwitchLine {
   kind: "feature" | "database";
@@ -101,7 +101,7 @@ export interface StatusArgs {
 }
 
 export function run({ values }: StatusArgs): number {
-  const { choice, config } = sessionContext(values);
+  const { choice, config } = sessionLook(values);
   const report = statusReport(config, choice, processEnv, Date.now());
   print(values.json ? JSON.stringify(report, null, 2) : formatStatus(report));
   return 0;

@@ -114,6 +114,10 @@ export class StateSchemaTooNewError extends Error {
   override name = "StateSchemaTooNewError";
 }
 
+export class StateSchemaTooOldError extends Error {
+  override name = "StateSchemaTooOldError";
+}
+
 function createPrivateFile(file: string): void {
   try {
     Deno.openSync(file, { write: true, createNew: true, mode: 0o600 }).close();
@@ -164,6 +168,10 @@ export function isCorruption(error: unknown): boolean {
     /file is not a database|database disk image is malformed/.test(error.message);
 }
 
+/** How to get rid of a corrupted database that the hook has not replaced (yet). */
+export const corruptionFix = (file: string) =>
+  `move it aside, keeping it for inspection (mv ${file} ${file}.corrupt): the next hook event starts a fresh one`;
+
 /**
  * Moves a corrupted database (and its -wal/-shm) aside, kept for inspection, so a fresh one can start.
  * Returns where it went. Losing the race to another process that moved it first is fine.
@@ -200,22 +208,50 @@ function statOrCreate(dir: string, file: string): number | null {
 }
 
 /**
- * Opens (creating 0700 dir / 0600 file when missing) and migrates the state database. A corrupted file is
- * moved aside and replaced by a fresh one. Throws when it cannot open.
+ * The state database of a directory, and the means to replace it when it turns out corrupted. SQLite reads
+ * most pages only when a statement needs them, so a file with garbled pages opens fine and fails later, in
+ * the middle of an event.
  */
-export function openStateDb(dir: string, os: OS = Deno.build.os, options: OpenOptions = {}): DatabaseSync {
-  const file = stateDbPath(dir, os);
-  const found = statOrCreate(dir, file);
-  try {
-    return openFile(file, options.busyTimeoutMs);
-  } catch (error) {
-    if (!isCorruption(error)) throw error;
-    // Another hook process may have replaced the file already; its fresh database must not be moved too.
-    const current = inode(file);
-    if (current !== undefined && (found === null || current === found)) options.onCorrupt?.(moveAside(file));
-    statOrCreate(dir, file);
-    return openFile(file, options.busyTimeoutMs);
+export class StateFile {
+  private readonly file: string;
+  /** The inode the database was opened from: only that file may be moved aside. */
+  private opened: number | null = null;
+
+  constructor(private readonly dir: string, os: OS, private readonly options: OpenOptions = {}) {
+    this.file = stateDbPath(dir, os);
   }
+
+  /**
+   * Opens (creating 0700 dir / 0600 file when missing) and migrates the state database; a file that is
+   * corrupted where opening reads it (its header, its schema) is replaced. Throws when it cannot open.
+   */
+  open(): DatabaseSync {
+    this.opened = statOrCreate(this.dir, this.file);
+    try {
+      return openFile(this.file, this.options.busyTimeoutMs);
+    } catch (error) {
+      if (!isCorruption(error)) throw error;
+      return this.replace();
+    }
+  }
+
+  /**
+   * Moves the corrupted database aside and opens a fresh one; the caller has closed its connection. Another
+   * hook process may have replaced the file already: its fresh database must not be moved too.
+   */
+  replace(): DatabaseSync {
+    const current = inode(this.file);
+    if (current !== undefined && (this.opened === null || current === this.opened)) {
+      this.options.onCorrupt?.(moveAside(this.file));
+    }
+    this.opened = statOrCreate(this.dir, this.file);
+    return openFile(this.file, this.options.busyTimeoutMs);
+  }
+}
+
+/** Opens the state database (see StateFile.open) for a caller that will not need to replace it later. */
+export function openStateDb(dir: string, os: OS = Deno.build.os, options: OpenOptions = {}): DatabaseSync {
+  return new StateFile(dir, os, options).open();
 }
 
 function openFile(file: string, waitMs = BUSY_TIMEOUT_MS): DatabaseSync {
@@ -233,10 +269,40 @@ function openFile(file: string, waitMs = BUSY_TIMEOUT_MS): DatabaseSync {
 }
 
 /**
- * For the interactive commands, which must not create anything: the state database if there is one (migrated
- * to the current schema, which keeps all data), else undefined. A corrupted file is left where it is.
+ * For the commands that change the state but must not create it, and for doctor: the state database if there
+ * is one (migrated to the current schema, which keeps all data), else undefined. A corrupted file is left
+ * where it is.
  */
 export function openExistingStateDb(dir: string, os: OS = Deno.build.os): DatabaseSync | undefined {
   const file = stateDbPath(dir, os);
   return inode(file) === undefined ? undefined : openFile(file);
+}
+
+/**
+ * For the commands that only look: the state database as it is (never migrated), or undefined when the hook
+ * has not set one up yet. Nothing is written or left behind. To read a WAL database SQLite needs its -wal and
+ * -shm files: where another process's are there, the connection is read-only; where they are not, SQLite
+ * makes them, and only a read-write connection (which writes nothing here) removes them again on closing, as
+ * the last connection to a database does. The caller closes it.
+ */
+export function openStateDbForLooking(dir: string, os: OS = Deno.build.os): DatabaseSync | undefined {
+  const file = stateDbPath(dir, os);
+  if (inode(file) === undefined) return undefined;
+  const shared = inode(`${file}-wal`) !== undefined && inode(`${file}-shm`) !== undefined;
+  const db = new DatabaseSync(file, { readOnly: shared, timeout: BUSY_TIMEOUT_MS });
+  let version: number;
+  try {
+    version = userVersion(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  if (version === SCHEMA_VERSION) return db;
+  db.close();
+  refuseNewer(version);
+  // Schema 0: a file that a hook event created a moment ago and has not set up yet.
+  if (version === 0) return undefined;
+  throw new StateSchemaTooOldError(
+    `state database schema ${version} is older than this docsearch-hook's (${SCHEMA_VERSION}), and looking does not upgrade it`,
+  );
 }

@@ -6,7 +6,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type { Observation } from "../capture/observe.ts";
 import type { OS } from "../paths.ts";
 import { parseSwitches, serializeSwitches, type SessionSwitches } from "../switches/switches.ts";
-import { BUSY_TIMEOUT_MS, type OpenOptions, openStateDb, waitForLock } from "./db.ts";
+import { BUSY_TIMEOUT_MS, isCorruption, type OpenOptions, StateFile, waitForLock } from "./db.ts";
 import { sessionKey } from "./session_key.ts";
 
 export interface DenialRecord {
@@ -68,9 +68,14 @@ const MAX_REQUEST_CHARS = 2000;
 /** A hook prunes at most this many rows per table, so one SessionStart after months away stays quick. */
 export const HOOK_PRUNE_BATCH = 5000;
 
-/** The hook's one dynamic import for state: opening the database and the store come together. */
+/**
+ * The hook's one dynamic import for state: opening the database and the store come together. A database
+ * found corrupted on the way is moved aside (see OpenOptions.onCorrupt), and the work done again on a fresh
+ * one.
+ */
 export function openStateStore(dir: string, os: OS = Deno.build.os, options: OpenOptions = {}): StateStore {
-  return new StateStore(openStateDb(dir, os, options), options.busyTimeoutMs);
+  const file = new StateFile(dir, os, options);
+  return new StateStore(file.open(), options.busyTimeoutMs, () => file.replace());
 }
 
 /** A suggested tool may be named in full (`mcp__leann__leann_search`) or, seed-style, bare (`leann_search`). */
@@ -80,8 +85,25 @@ export function toolNames(tool: string): string[] {
 }
 
 export class StateStore {
-  /** `waitMs` bounds the wait for another process's write lock. */
-  constructor(readonly db: DatabaseSync, readonly waitMs = BUSY_TIMEOUT_MS) {}
+  private current: DatabaseSync;
+  /** A corruption that a caller inside the open transaction caught and went on from: it must not commit. */
+  private corruption: unknown;
+
+  /**
+   * `waitMs` bounds the wait for another process's write lock. `replace`, when given, moves a corrupted
+   * database aside and opens a fresh one, on which the failed work is done again.
+   */
+  constructor(
+    db: DatabaseSync,
+    readonly waitMs = BUSY_TIMEOUT_MS,
+    private readonly replace?: () => DatabaseSync,
+  ) {
+    this.current = db;
+  }
+
+  get db(): DatabaseSync {
+    return this.current;
+  }
 
   /**
    * Closing matters for speed, not data (every write is committed): a process that exits with the database
@@ -91,22 +113,50 @@ export class StateStore {
    */
   [Symbol.dispose](): void {
     try {
-      if (this.db.isOpen) this.db.close();
+      if (this.current.isOpen) this.current.close();
     } catch {
       // Nothing to do: the data is committed, and the next opener recovers the WAL.
     }
   }
 
+  /**
+   * Runs `work`, and when the database turns out corrupted, runs it again on a fresh one. Inside a
+   * transaction the corruption is only noted: the redirect catches a failed escape-hatch record and goes on
+   * without it, and the transaction must still fail where it began, to be done again, whole, on a fresh
+   * database.
+   */
+  private healing<T>(work: () => T): T {
+    const inTransaction = this.current.isTransaction;
+    try {
+      return work();
+    } catch (error) {
+      if (!isCorruption(error)) throw error;
+      if (inTransaction) {
+        this.corruption = error;
+        throw error;
+      }
+      if (this.replace === undefined) throw error;
+      this[Symbol.dispose]();
+      this.current = this.replace();
+      return work();
+    }
+  }
+
   /** Runs `fn` in one write transaction (or inside the one already open). */
   write<T>(fn: () => T): T {
-    if (this.db.isTransaction) return fn();
-    waitForLock(() => this.db.exec("BEGIN IMMEDIATE"), this.waitMs);
+    return this.healing(() => this.current.isTransaction ? fn() : this.transaction(fn));
+  }
+
+  private transaction<T>(fn: () => T): T {
+    this.corruption = undefined;
+    waitForLock(() => this.current.exec("BEGIN IMMEDIATE"), this.waitMs);
     try {
       const result = fn();
-      this.db.exec("COMMIT");
+      if (this.corruption !== undefined) throw this.corruption;
+      this.current.exec("COMMIT");
       return result;
     } catch (error) {
-      if (this.db.isTransaction) this.db.exec("ROLLBACK");
+      if (this.current.isTransaction) this.current.exec("ROLLBACK");
       throw error;
     }
   }
@@ -151,8 +201,8 @@ export class StateStore {
 
   /** The session's switches (none for a session not seen yet). */
   switchesOf(sessionId: string): SessionSwitches {
-    const row = this.db.prepare("SELECT switches FROM sessions WHERE session_key = ?").get(
-      sessionKey(sessionId),
+    const row = this.healing(() =>
+      this.db.prepare("SELECT switches FROM sessions WHERE session_key = ?").get(sessionKey(sessionId))
     ) as { switches: string | null } | undefined;
     return parseSwitches(row?.switches);
   }
