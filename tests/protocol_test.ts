@@ -35,6 +35,13 @@ const timers = {
   },
 };
 
+const BOUNDS = { firstByteMs: 5000, idleMs: 1000 };
+
+/** The bounds each read of one input was given, as a timer records them. */
+function recordingTimer(waits: number[]) {
+  return (ms: number): IdleTimer => (waits.push(ms), timers.never());
+}
+
 const WEB_SEARCH = JSON.stringify({ hook_event_name: "PreToolUse", tool_input: { query: "gitlab ci" } });
 
 Deno.test("stdin: reassembled across chunk edges, even inside a multi-byte character", async () => {
@@ -44,15 +51,15 @@ Deno.test("stdin: reassembled across chunk edges, even inside a multi-byte chara
     { length: Math.ceil(bytes.length / 7) },
     (_, i) => bytes.subarray(i * 7, i * 7 + 7),
   );
-  const read = await readStdin(fakeStdin(chunks), 1000, timers.never);
+  const read = await readStdin(fakeStdin(chunks), BOUNDS, timers.never);
   assertEquals(read.ok && read.text, text);
-  assertEquals(await readStdin(fakeStdin([]), 1000, timers.never), { ok: true, text: "" });
+  assertEquals(await readStdin(fakeStdin([]), BOUNDS, timers.never), { ok: true, text: "" });
 });
 
 Deno.test("stdin: a whole event is used at once, whether or not the writer ever closes stdin", async () => {
   for (const text of [WEB_SEARCH, `${WEB_SEARCH}\n`, `  ${WEB_SEARCH} \r\n\t`]) {
     const stdin = fakeStdin([text], "hang");
-    const read = await readStdin(stdin, 1000, timers.never);
+    const read = await readStdin(stdin, BOUNDS, timers.never);
     assertEquals(read, { ok: true, text, parsed: { value: JSON.parse(text) } });
     assertEquals(stdin.reads, 1);
   }
@@ -60,21 +67,21 @@ Deno.test("stdin: a whole event is used at once, whether or not the writer ever 
   const cut = WEB_SEARCH.indexOf("}") + 1;
   const split = await readStdin(
     fakeStdin([WEB_SEARCH.slice(0, cut), WEB_SEARCH.slice(cut)], "hang"),
-    1000,
+    BOUNDS,
     timers.never,
   );
   assertEquals(split.ok && split.text, WEB_SEARCH);
 });
 
 Deno.test("stdin never closed: after the idle bound, what arrived is used when whole, else the read fails", async () => {
-  const partial = await readStdin(fakeStdin([WEB_SEARCH.slice(0, 30)], "hang"), 1000, timers.atOnce);
+  const partial = await readStdin(fakeStdin([WEB_SEARCH.slice(0, 30)], "hang"), BOUNDS, timers.atOnce);
   assertEquals(partial, {
     ok: false,
-    problem: "stdin was not closed, and no whole JSON event came within 1000 ms",
+    problem: "stdin was not closed, and the event stopped short for 1000 ms",
   });
-  assertEquals(await readStdin(fakeStdin([], "hang"), 1000, timers.atOnce), {
+  assertEquals(await readStdin(fakeStdin([], "hang"), BOUNDS, timers.atOnce), {
     ok: false,
-    problem: "stdin was not closed, and no whole JSON event came within 1000 ms",
+    problem: "nothing came on stdin within 5000 ms, and it was not closed",
   });
   // A whole event that fills the read buffer exactly is not parsed when it arrives (a large event would be
   // parsed once per chunk), but when the idle bound comes.
@@ -82,16 +89,27 @@ Deno.test("stdin never closed: after the idle bound, what arrived is used when w
   const padded = large + " ".repeat((1 << 16) - new TextEncoder().encode(large).length);
   let elapse: () => void = () => {};
   const timer = (): IdleTimer => ({ elapsed: new Promise<void>((resolve) => elapse = resolve), cancel() {} });
-  const pending = readStdin(fakeStdin([padded], "hang"), 1000, timer);
+  const pending = readStdin(fakeStdin([padded], "hang"), BOUNDS, timer);
   await new Promise((resolve) => setTimeout(resolve, 0));
   elapse();
   assertEquals(await pending, { ok: true, text: padded, parsed: { value: JSON.parse(large) } });
 });
 
+Deno.test("stdin: the first byte may take longer than a pause in the middle of an event", async () => {
+  const waits: number[] = [];
+  const half = WEB_SEARCH.length >> 1;
+  await readStdin(
+    fakeStdin([WEB_SEARCH.slice(0, half), WEB_SEARCH.slice(half)]),
+    BOUNDS,
+    recordingTimer(waits),
+  );
+  assertEquals(waits, [5000, 1000]);
+});
+
 Deno.test("stdin from a terminal has no idle bound; a failed read is a problem, not an exception", async () => {
   assertEquals((await readStdin(fakeStdin([WEB_SEARCH]), null, timers.forbidden)).ok, true);
   const broken = { read: () => Promise.reject(new Deno.errors.BadResource("Bad resource ID")) };
-  assertEquals(await readStdin(broken, 1000, timers.never), {
+  assertEquals(await readStdin(broken, BOUNDS, timers.never), {
     ok: false,
     problem: "cannot read stdin: Bad resource ID",
   });
@@ -103,7 +121,7 @@ Deno.test("stdin: an oversized input is drained and refused", async () => {
     read: (buffer: Uint8Array) =>
       Promise.resolve(calls++ * buffer.length > MAX_EVENT_BYTES ? null : buffer.length),
   };
-  assertEquals(await readStdin(endless, 1000, timers.never), {
+  assertEquals(await readStdin(endless, BOUNDS, timers.never), {
     ok: false,
     problem: `input on stdin is over ${MAX_EVENT_BYTES} bytes`,
   });

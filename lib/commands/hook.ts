@@ -15,7 +15,7 @@ import {
   type HookEvent,
   parseHookEvent,
   readStdin,
-  STDIN_IDLE_MS,
+  STDIN_BOUNDS,
   type StdinRead,
   stringField,
 } from "../protocol/event.ts";
@@ -219,7 +219,7 @@ export async function run(values: { config?: string }): Promise<number> {
   if (interactive) {
     printError("docsearch-hook hook: reading one hook event (JSON) from stdin; end with Ctrl-D");
   }
-  const input = await readStdin(Deno.stdin, interactive ? null : STDIN_IDLE_MS);
+  const input = await readStdin(Deno.stdin, interactive ? null : STDIN_BOUNDS);
   const output = await hookOutput(input, values.config, processDeps);
   if (output.stdout !== undefined) print(output.stdout);
   if (output.stderr !== undefined) printError(output.stderr);

@@ -66,10 +66,16 @@ export type StdinRead =
   | { ok: false; problem: string };
 
 /**
- * How long the hook waits with neither a byte nor the end of its input before it acts on what arrived: an agent
- * writes the whole event at once, so a pause this long means a writer that will not close stdin.
+ * How long the hook waits for its input before it acts on what arrived. An agent writes the whole event at
+ * once, so a pause in the middle of one means a writer that will not close stdin. The first byte gets longer:
+ * when the agent starts many hooks at once on a busy machine, its writes can come a second after the spawn.
  */
-export const STDIN_IDLE_MS = 1000;
+export interface StdinBounds {
+  firstByteMs: number;
+  idleMs: number;
+}
+
+export const STDIN_BOUNDS: StdinBounds = { firstByteMs: 5000, idleMs: 1000 };
 
 /** A pending wait for the idle bound; `cancel` ends it, so that nothing is left pending once a read wins. */
 export interface IdleTimer {
@@ -127,13 +133,13 @@ function whole(text: string): { ok: true; text: string; parsed: { value: unknown
 
 /**
  * Reads one event from stdin: to its end, or until a whole JSON object has arrived, whichever comes first, so a
- * writer that never closes stdin costs nothing once its event is complete; with neither for `idleMs`, what
- * arrived is used if it is whole, else the read fails (and the hook allows). No bound for a terminal, where a
- * person types the event (`idleMs` null). Events over MAX_EVENT_BYTES are drained and refused.
+ * writer that never closes stdin costs nothing once its event is complete; past a bound with neither, what
+ * arrived is used if it is whole, else the read fails (and the hook allows). No bounds for a terminal, where a
+ * person types the event (`bounds` null). Events over MAX_EVENT_BYTES are drained and refused.
  */
 export async function readStdin(
   reader: Pick<typeof Deno.stdin, "read"> = Deno.stdin,
-  idleMs: number | null = STDIN_IDLE_MS,
+  bounds: StdinBounds | null = STDIN_BOUNDS,
   timer: (ms: number) => IdleTimer = idleTimer,
 ): Promise<StdinRead> {
   const chunks: Uint8Array[] = [];
@@ -141,7 +147,8 @@ export async function readStdin(
   const decode = () => new TextDecoder().decode(joined(chunks, total));
   for (;;) {
     const buffer = new Uint8Array(1 << 16);
-    const idle = idleMs === null ? undefined : timer(idleMs);
+    const waitMs = bounds && (total === 0 ? bounds.firstByteMs : bounds.idleMs);
+    const idle = waitMs === null ? undefined : timer(waitMs);
     let n: number | null | typeof IDLE;
     try {
       n = await (idle
@@ -157,8 +164,12 @@ export async function readStdin(
     }
     if (n === null || n === IDLE && total > MAX_EVENT_BYTES) break;
     if (n === IDLE) {
-      return whole(decode()) ??
-        { ok: false, problem: `stdin was not closed, and no whole JSON event came within ${idleMs} ms` };
+      return whole(decode()) ?? {
+        ok: false,
+        problem: total === 0
+          ? `nothing came on stdin within ${waitMs} ms, and it was not closed`
+          : `stdin was not closed, and the event stopped short for ${waitMs} ms`,
+      };
     }
     total += n;
     if (total > MAX_EVENT_BYTES) continue;

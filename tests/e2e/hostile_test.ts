@@ -58,7 +58,7 @@ Deno.test("stdin never closed: a whole event is answered at once; a cut one is a
   assertEquals([partial.code, partial.hung, partial.stdout], [0, false, ""]);
   assertEquals(
     partial.stderr,
-    "docsearch-hook: stdin was not closed, and no whole JSON event came within 1000 ms; allowing\n",
+    "docsearch-hook: stdin was not closed, and the event stopped short for 1000 ms; allowing\n",
   );
 });
 
