@@ -9,7 +9,7 @@ import { commandConfig } from "../config/resolve.ts";
 import type { Config } from "../config/types.ts";
 import { type Env, processEnv } from "../paths.ts";
 import { latestSessionIn, sessionById, type SessionRow, sessionsByPrefix } from "../state/sessions.ts";
-import { openStateForCommand, readState } from "./open_state.ts";
+import { explainingCorruption, openStateForCommand, readState } from "./open_state.ts";
 
 export interface SessionChoice {
   id: string;
@@ -104,6 +104,8 @@ export function describeSession(choice: SessionChoice, now: number): string {
 export interface SessionContext {
   /** The existing state database, if the hook has created one. */
   db?: DatabaseSync;
+  /** Where the state database is, or would be. */
+  file: string;
   choice?: SessionChoice;
   config: Config;
 }
@@ -119,13 +121,13 @@ const sessionConfig = (values: SessionValues, choice: SessionChoice | undefined)
 
 /** The session a switch command acts on, the config it sees, and the state database to change. */
 export function sessionContext(values: SessionValues): SessionContext {
-  const { db } = openStateForCommand();
-  const choice = choose(values, db);
-  return { db, choice, config: sessionConfig(values, choice) };
+  const { db, file } = openStateForCommand();
+  const choice = explainingCorruption(file, () => choose(values, db));
+  return { db, file, choice, config: sessionConfig(values, choice) };
 }
 
 /** As sessionContext, for a command that only looks: the state is read and closed again. */
-export function sessionLook(values: SessionValues): Omit<SessionContext, "db"> {
+export function sessionLook(values: SessionValues): Omit<SessionContext, "db" | "file"> {
   const choice = readState((db) => choose(values, db));
   return { choice, config: sessionConfig(values, choice) };
 }

@@ -16,7 +16,7 @@ import {
   type SwitchChange,
   type SwitchTarget,
 } from "../switches/switches.ts";
-import { createStateForCommand } from "./open_state.ts";
+import { createStateForCommand, explainingCorruption } from "./open_state.ts";
 import { describeSession, SESSION_HINT, sessionContext } from "./session_target.ts";
 import { formatLines, switchLines } from "./status.ts";
 
@@ -77,7 +77,7 @@ export function changeMessage(verb: SwitchVerb, target: SwitchTarget, change: Sw
 }
 
 export function run(verb: SwitchVerb, { values, positionals }: SwitchArgs): number {
-  const { db: existing, choice, config } = sessionContext(values);
+  const { db: existing, file, choice, config } = sessionContext(values);
   const candidates = switchCandidates(config);
   const input = positionals.join(" ").trim();
   if (input === "") {
@@ -109,13 +109,17 @@ export function run(verb: SwitchVerb, { values, positionals }: SwitchArgs): numb
   }
   // Closed on the way out, like the hook's: a WAL left behind would be read whole by the next event.
   using store = new StateStore(existing ?? createStateForCommand());
-  const { change, allOff } = store.updateSwitches(choice.id, Date.now(), (current) => {
-    const result = changeSwitch(current, target, verb === "enable", config);
-    return {
-      switches: result.outcome === "changed" ? result.switches : undefined,
-      result: { change: result, allOff: current.features.includes("all") },
-    };
-  });
+  const { change, allOff } = explainingCorruption(
+    file,
+    () =>
+      store.updateSwitches(choice.id, Date.now(), (current) => {
+        const result = changeSwitch(current, target, verb === "enable", config);
+        return {
+          switches: result.outcome === "changed" ? result.switches : undefined,
+          result: { change: result, allOff: current.features.includes("all") },
+        };
+      }),
+  );
   const lines = [`In ${describeSession(choice, Date.now())}:`, changeMessage(verb, target, change)];
   if (change.outcome === "changed" && allOff && !(target.kind === "feature" && target.name === "all")) {
     lines.push('It stays off while "all" is disabled for this session: docsearch-hook enable all.');

@@ -89,3 +89,18 @@ Deno.test("log, stats and prune on a garbled database: exit 1 with the fix, no s
     );
   }
 });
+
+Deno.test("status, disable and enable on a garbled database: exit 1 with the fix, no stack trace", async () => {
+  await using box = await withConfig();
+  const file = filledState(box.state);
+  garble(file, ["sessions"]);
+  for (const args of [["status"], ["disable", "redirect"], ["enable", "redirect"]]) {
+    const out = await runCli([...args, "--session", "earlier-1"], { env: box.env, cwd: box.home });
+    assertEquals([out.code, out.stdout], [1, ""], args.join(" "));
+    assertEquals(
+      out.stderr,
+      `docsearch-hook ${args[0]}: ${file} is corrupted (database disk image is malformed)\n` +
+        `  fix: move it aside, keeping it for inspection (mv ${file} ${file}.corrupt): the next hook event starts a fresh one\n`,
+    );
+  }
+});
