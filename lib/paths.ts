@@ -75,7 +75,7 @@ export function claudeUserDir(env: Env, os: OS): string | undefined {
   return env("CLAUDE_CONFIG_DIR") || (home === undefined ? undefined : join(os, home, ".claude"));
 }
 
-/** Where the state database and config cache live (SPEC §4). */
+/** Where the state database and config cache live. */
 export function stateDir(env: Env, os: OS): string | undefined {
   const override = env("DOCSEARCH_HOME");
   if (override) return override;

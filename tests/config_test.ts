@@ -8,7 +8,7 @@ import { fixture, readFixture } from "./helpers.ts";
 const layer = (path: string, value: unknown) => ({ path, text: JSON.stringify(value) });
 const envOf = (vars: Record<string, string>): Env => (name) => vars[name];
 
-Deno.test("a config written for the seed's Python hook works unchanged", () => {
+Deno.test("a config written for the original Python hook works unchanged", () => {
   const config = resolveConfig([{ path: "seed.json", text: readFixture("config/seed.json") }], true);
   assertEquals(config.problems, []);
   assertEquals(config.databases.map((d) => [d.name, d.keywords, d.mcpToolName, d.path, d.enabled]), [

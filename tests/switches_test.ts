@@ -25,7 +25,7 @@ const legacy = database({
 const base = config([gitlab, k8s, legacy]);
 const candidates = switchCandidates(base);
 
-/** The seed's hooks, as plain named candidates. */
+/** The original Python hook's databases, as plain named candidates. */
 const seedCandidates: Candidate[] = ["typecheck-changed", "lint-changed", "check-todos"].map((name) => ({
   target: { kind: "feature", name: "redirect" },
   name,
@@ -42,7 +42,7 @@ const ambiguous = (input: string, list: readonly Candidate[] = candidates) => {
   return resolution.kind === "ambiguous" ? resolution.candidates.map((c) => c.name) : resolution.kind;
 };
 
-Deno.test("resolver: the seed's cases", () => {
+Deno.test("resolver: the original hook's cases", () => {
   equal(found("typecheck-changed", seedCandidates), "typecheck-changed");
   equal(found("typecheck", seedCandidates), "typecheck-changed");
   assertEquals(ambiguous("check", seedCandidates), ["typecheck-changed", "check-todos"]);

@@ -1,5 +1,5 @@
 /**
- * The capture pipeline (SPEC §4) as a pure function: event → summary (privacy-filtered as it is built) →
+ * The capture pipeline as a pure function: event → summary (privacy-filtered as it is built) →
  * admission filter → one observation of bounded size, or the reason it was dropped.
  */
 import type { CaptureConfig } from "../config/types.ts";

@@ -1,4 +1,4 @@
-/** What one hook event leaves in the state (SPEC §4), as a pure function of the event, config and decision. */
+/** What one hook event leaves in the state, as a pure function of the event, config and decision. */
 import type { Config } from "../config/types.ts";
 import type { Env } from "../paths.ts";
 import type { HookEvent } from "../protocol/event.ts";

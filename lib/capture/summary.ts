@@ -1,5 +1,5 @@
 /**
- * A compact, readable summary of one event, built per tool (SPEC §4): what was done and to what, never the
+ * A compact, readable summary of one event, built per tool: what was done and to what, never the
  * raw tool response. Every piece of text passes the privacy filter before it is clipped, so a secret cut in
  * half by the clip is still recognised.
  */

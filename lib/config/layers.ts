@@ -16,14 +16,14 @@ export interface ConfigLocation {
   explicit: boolean;
 }
 
-/** The seed's location of the user's config, which `install` creates from the example. */
+/** Where the original Python hook read its config, kept so its users' files work; `install` creates it. */
 export function userConfigPath(env: Env, os: OS): string | undefined {
   const home = homeDir(env, os);
   return home === undefined ? undefined : join(os, home, ".claude", "hooks", "docsearch-config.json");
 }
 
 /**
- * `--config PATH` or `DOCSEARCH_CONFIG`; otherwise the user file (the seed's location), then the project's
+ * `--config PATH` or `DOCSEARCH_CONFIG`; otherwise the user file (the original Python hook's), then the project's
  * shared and local files. The project is the agent's project directory (`CLAUDE_PROJECT_DIR`,
  * `RIPPERDOC_PROJECT_DIR`), else the directory the event came from.
  */

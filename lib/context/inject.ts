@@ -1,5 +1,5 @@
 /**
- * Context injection (seed 004): a short note at session start listing the local docs, and a hint on prompts
+ * Context injection: a short note at session start listing the local docs, and a hint on prompts
  * that mention a database's keywords, so the agent reaches for local docs before the web. Pure: the text is
  * a function of the event's data and the session's view of the config, never longer than `max_chars`.
  */

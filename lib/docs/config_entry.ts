@@ -30,7 +30,7 @@ export interface EntryChange {
 
 type Entry = Record<string, unknown>;
 
-/** The seed's rule: a database is called by its name, else by its first keyword. */
+/** A database is called by its name, else by its first keyword (as configs of the original Python hook name none). */
 const entryName = (entry: Entry): unknown =>
   entry.name ?? (Array.isArray(entry.keywords) ? entry.keywords[0] : undefined);
 

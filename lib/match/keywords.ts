@@ -1,5 +1,5 @@
 /**
- * Keyword matching (SPEC §3). A keyword matches where the characters just outside it are not letters,
+ * Keyword matching. A keyword matches where the characters just outside it are not letters,
  * digits or underscores. A `\b` regex gets symbol keywords wrong: `\bc\+\+\b` never matches "c++ "
  * (no word boundary after "+"), and `\b.net` needs a word character before the dot.
  */

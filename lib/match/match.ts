@@ -1,4 +1,4 @@
-/** Which configured databases cover a web request (SPEC §3). */
+/** Which configured databases cover a web request. */
 import type { Database } from "../config/types.ts";
 import type { WebRequest } from "../redirect/request.ts";
 import { hostCovered, normalizeHost, urlHost } from "./domains.ts";

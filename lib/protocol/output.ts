@@ -1,5 +1,5 @@
 /**
- * What the hook prints (SPEC §2). Allow is exit 0 with nothing on stdout: printing
+ * What the hook prints. Allow is exit 0 with nothing on stdout: printing
  * `permissionDecision: "allow"` would bypass the user's own permission rules.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The redirect decision (SPEC §3) as a function of the request, the config, the session's state and the
+ * The redirect decision as a function of the request, the config, the session's state and the
  * clock. State access is injected; when it fails the hook still denies, it just cannot remember.
  */
 import type { Config } from "../config/types.ts";

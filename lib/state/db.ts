@@ -1,5 +1,5 @@
 /**
- * The state database (SPEC §4): one SQLite file, WAL, bounded busy wait, schema versioned with
+ * The state database: one SQLite file, WAL, bounded busy wait, schema versioned with
  * `PRAGMA user_version`. Only imported when a hook event needs state, since loading SQLite costs start-up.
  */
 import { DatabaseSync } from "node:sqlite";
@@ -54,7 +54,7 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX denials_by_request ON denials (session_id, request_key, created_at);
    CREATE INDEX denials_by_age ON denials (created_at);`,
-  // Capture (SPEC §4). Observations and redirects point at sessions by number: a session id can be 10 KB.
+  // Capture. Observations and redirects point at sessions by number: a session id can be 10 KB.
   `CREATE TABLE sessions (
      id INTEGER PRIMARY KEY,
      session_key TEXT NOT NULL UNIQUE,

@@ -1,5 +1,5 @@
 /**
- * The session store (SPEC §3–4) over the state database: escape-hatch records, sessions, observations, the
+ * The session store over the state database: escape-hatch records, sessions, observations, the
  * life of each redirect and the hook's own latency. Everything one event writes goes in one transaction.
  */
 import type { DatabaseSync } from "node:sqlite";

@@ -1,5 +1,5 @@
 /**
- * Which switch a user means (seed 002's fuzzy matching): an exact name or keyword first; else the one
+ * Which switch a user means, matched fuzzily: an exact name or keyword first; else the one
  * target whose name or keyword contains what was typed; several are listed, none lists everything.
  */
 import type { Config } from "../config/types.ts";

@@ -1,5 +1,5 @@
 /**
- * Per-session switches (seed 002): a database or a feature turned off for one session only, and how that
+ * Per-session switches: a database or a feature turned off for one session only, and how that
  * combines with the config and the kill switch. Precedence: `DOCSEARCH_HOOK_DISABLED` > config
  * (`enabled: false`, `capture.enabled`, `context.enabled`) > session switch > on.
  */

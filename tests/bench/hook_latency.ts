@@ -299,7 +299,7 @@ const overBudget = rows.filter((r, i) => cases[i].script === "main.ts" && r.rati
 
 /**
  * 64 processes at once: 64 capture events into one database, against 64 empty programs started the same
- * way, so the verdict is about the hook and not the machine's two cores. SPEC §6: no event lost, none over
+ * way, so the verdict is about the hook and not the machine's two cores. The budget: no event lost, none over
  * the budget by more than 2x.
  */
 const BURST = 64;
