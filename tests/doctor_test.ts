@@ -327,6 +327,70 @@ Deno.test("registration: a checkout registered while this is a binary (or the re
   assertEquals(binary.status, "warn", binary.message);
 });
 
+/** Our handler of an event in an edited file. */
+const ourHandler = (settings: Settings, event: string) =>
+  ourGroup(settings, event).hooks.find((hook) => ourCommand(hook.command ?? ""))!;
+
+Deno.test("registration: an older install's background Stop, SubagentStop and SessionEnd are a warning", () => {
+  // As install wrote them before `claude -p` was found to kill background hooks as it exits.
+  const older = (settings: Settings) => {
+    for (const event of ["Stop", "SubagentStop", "SessionEnd"]) {
+      Object.assign(ourHandler(settings, event), { timeout: 30, async: true });
+    }
+  };
+  for (const scope of ["user", "project"] as const) {
+    const text = edited(COMMAND, older);
+    const check = only(registrationChecks(machine({ [`claude/${scope}`]: text }), SELF, facts([BIN])));
+    assertEquals([check.status, check.name], ["warn", `Claude Code, ${scope} scope`]);
+    assertEquals(eventsNamed(check.message), ["SessionEnd", "Stop", "SubagentStop"], check.message);
+    match(check.message, /"async": true/);
+    match(check.message, /claude -p/);
+    match(check.message, /SessionEnd has a 30 s timeout, not 1 s/);
+    ok(check.message.includes(pathOf("claude", scope)), check.message);
+    match(
+      check.fix!,
+      scope === "user" ? /^docsearch-hook install$/ : /^docsearch-hook install --scope project$/,
+    );
+  }
+  // Ripperdoc has no `async` (whatever an entry says about it changes nothing there): only the timeouts.
+  const ripperdoc = only(registrationChecks(
+    machine({ "ripperdoc/user": edited(COMMAND, older, "ripperdoc") }),
+    SELF,
+    facts([BIN]),
+  ));
+  assertEquals(ripperdoc.status, "warn");
+  ok(!ripperdoc.message.includes("async"), ripperdoc.message);
+  match(ripperdoc.message, /Stop, SubagentStop have a 30 s timeout, not 10 s; SessionEnd has a 30 s timeout/);
+  match(ripperdoc.fix!, /^docsearch-hook install --agent ripperdoc$/);
+});
+
+Deno.test("registration: a timeout or a missing async that install would change is a warning", () => {
+  const timeout = only(registrationChecks(
+    machine({ "claude/user": edited(COMMAND, (s) => ourHandler(s, "PreToolUse").timeout = 60) }),
+    SELF,
+    facts([BIN]),
+  ));
+  assertEquals(timeout.status, "warn");
+  assertEquals(eventsNamed(timeout.message), ["PreToolUse"], timeout.message);
+  match(timeout.message, /60 s timeout, not 10 s/);
+
+  const none = only(registrationChecks(
+    machine({ "claude/user": edited(COMMAND, (s) => delete ourHandler(s, "SessionEnd").timeout) }),
+    SELF,
+    facts([BIN]),
+  ));
+  match(none.message, /SessionEnd has no timeout, not 1 s/);
+
+  const waited = only(registrationChecks(
+    machine({ "claude/user": edited(COMMAND, (s) => delete ourHandler(s, "PostToolUse").async) }),
+    SELF,
+    facts([BIN]),
+  ));
+  assertEquals(waited.status, "warn");
+  assertEquals(eventsNamed(waited.message), ["PostToolUse"], waited.message);
+  match(waited.message, /waited for/);
+});
+
 Deno.test("registration: malformed JSON settings fail with line and column", () => {
   const text = '{\n  "hooks": {},\n}\n';
   const checks = registrationChecks(machine({ "claude/user": text }), SELF, facts([BIN]));

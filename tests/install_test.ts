@@ -355,8 +355,13 @@ function handlersOf(settings: Settings, command: string) {
   );
 }
 
-/** The agent waits for these: they answer (deny, context). Everything else only records, in the background. */
-const WAITED_FOR = ["PreToolUse", "UserPromptSubmit", "SessionStart"];
+/**
+ * The agent waits for these: they answer (deny, context), or record the end of a turn, a subagent or the
+ * session, which `claude -p` would kill in the background as it exits. The rest record in the background.
+ */
+const WAITED_FOR = ["PreToolUse", "UserPromptSubmit", "SessionStart", "Stop", "SubagentStop", "SessionEnd"];
+/** README: 10 s where the agent waits, 30 s in the background, SessionEnd within Claude Code's 1.5 s. */
+const timeoutOf = (event: string) => event === "SessionEnd" ? 1 : WAITED_FOR.includes(event) ? 10 : 30;
 const MATCHERS: Record<string, string> = {
   PreToolUse: "WebSearch|WebFetch",
   PostToolUse: "*",
@@ -373,8 +378,7 @@ function checkRegistration(settings: Settings, command: string, agent: "claude" 
     assertEquals(group.matcher, MATCHERS[event], event);
     assertEquals("matcher" in group, event in MATCHERS, `${event}: matcher key`);
     assertEquals(handler.type, "command", event);
-    // README: the answers the agent waits for get 10 s, the recording in the background 30 s.
-    assertEquals(handler.timeout, WAITED_FOR.includes(event) ? 10 : 30, `${event}: timeout`);
+    assertEquals(handler.timeout, timeoutOf(event), `${event}: timeout`);
     if (agent === "ripperdoc" || WAITED_FOR.includes(event)) ok(!("async" in handler), `${event}: async`);
     else assertEquals(handler.async, true, `${event}: async`);
     const known = ["type", "command", "timeout", "async"];
@@ -519,6 +523,48 @@ Deno.test("withRegistration: our handler in a group with the user's handler: the
   );
   assertEquals(userGroups, [{ matcher: "WebSearch|WebFetch", hooks: [user] }]);
   checkRegistration(merge.settings, COMMAND, "claude");
+});
+
+/** What install wrote before Stop, SubagentStop and SessionEnd were waited for: all capture async, 30 s. */
+function olderInstall(command: string): Settings {
+  const entry = (event: string): GroupShape => ({
+    ...(event in MATCHERS ? { matcher: MATCHERS[event] } : {}),
+    hooks: [
+      ["PreToolUse", "UserPromptSubmit", "SessionStart"].includes(event)
+        ? { type: "command", command, timeout: 10 }
+        : { type: "command", command, timeout: 30, async: true },
+    ],
+  });
+  const hooks = Object.fromEntries(CLAUDE_EVENTS.map((event) => [event, [entry(event)]]));
+  // The user's own hooks around ours, so that "in place" means something.
+  hooks.Stop.unshift({ hooks: [{ type: "command", command: "notify-send done" }] });
+  hooks.SessionEnd.push({ hooks: [{ type: "command", command: "~/bin/archive.sh", timeout: 5 }] });
+  return { model: "opus", hooks };
+}
+
+Deno.test("withRegistration rewrites an older install's background Stop, SubagentStop and SessionEnd in place, once", () => {
+  const old = olderInstall(COMMAND);
+  const merge = withRegistration(old, COMMAND, "claude");
+  assertEquals(merge.changed, true);
+  assertEquals(merge.removed, 9);
+  checkRegistration(merge.settings, COMMAND, "claude");
+  const hooks = hooksOf(merge.settings);
+  assertEquals(Object.keys(hooks), Object.keys(hooksOf(old)));
+  assertEquals(hooks.Stop, [
+    { hooks: [{ type: "command", command: "notify-send done" }] },
+    { hooks: [{ type: "command", command: COMMAND, timeout: 10 }] },
+  ]);
+  assertEquals(hooks.SessionEnd, [
+    { hooks: [{ type: "command", command: COMMAND, timeout: 1 }] },
+    { hooks: [{ type: "command", command: "~/bin/archive.sh", timeout: 5 }] },
+  ]);
+  // What was already right is left exactly as it was.
+  for (const event of ["PreToolUse", "PostToolUse", "PreCompact"]) {
+    assertEquals(hooks[event], hooksOf(old)[event], event);
+  }
+  const again = withRegistration(merge.settings, COMMAND, "claude");
+  assertEquals(again.changed, false);
+  assertEquals(again.settings, merge.settings);
 });
 
 // ---- withoutRegistration -------------------------------------------------------------------------------

@@ -7,8 +7,10 @@ import {
   type Agent,
   AGENT_NAMES,
   type Found,
+  inBackground,
   type OurCommand,
   parseSettings,
+  type Registration,
   registrationsFor,
   registrationsIn,
   type Scope,
@@ -125,7 +127,8 @@ function fileCheck(
       `register this binary instead: ${again}`,
     );
   }
-  const expected = registrationsFor(file.agent).map((registration) => registration.event);
+  const registrations = registrationsFor(file.agent);
+  const expected = registrations.map((registration) => registration.event);
   const perEvent = new Map<string, number>();
   for (const entry of found) perEvent.set(entry.event, (perEvent.get(entry.event) ?? 0) + 1);
   const twice = [...perEvent].filter(([, n]) => n > 1).map(([event]) => event);
@@ -162,7 +165,48 @@ function fileCheck(
       `if this one is the one to use: ${again}`,
     );
   }
+  const stale = staleEntries(found, registrations, file.agent);
+  if (stale !== undefined) {
+    return warn(name, `entries not as install writes them: ${stale}${where}`, again);
+  }
   return ok(name, `registered for all ${expected.length} events, running this docsearch-hook${where}`);
+}
+
+/**
+ * How the entries differ from what install writes now, in `async` and `timeout` (e.g. an older version's
+ * background Stop and SessionEnd, which `claude -p` kills as it exits); undefined when they do not.
+ */
+function staleEntries(
+  found: readonly Found[],
+  registrations: readonly Registration[],
+  agent: Agent,
+): string | undefined {
+  const waited: string[] = [];
+  const background: string[] = [];
+  // Grouped by the timeout they have and should have: an older install's three entries make one phrase.
+  const timeouts = new Map<string, string[]>();
+  for (const entry of found) {
+    const registration = registrations.find((r) => r.event === entry.event);
+    if (registration === undefined) continue;
+    // Ripperdoc has no `async`: whatever an entry says about it changes nothing there.
+    if (agent === "claude" && (entry.async === true) !== inBackground(registration, agent)) {
+      (entry.async === true ? background : waited).push(entry.event);
+    }
+    if (entry.timeout !== registration.timeout) {
+      const has = entry.timeout === undefined ? "no timeout" : `a ${entry.timeout} s timeout`;
+      const key = `${has}, not ${registration.timeout} s`;
+      timeouts.set(key, [...timeouts.get(key) ?? [], entry.event]);
+    }
+  }
+  const parts = [
+    background.length > 0 &&
+    `${background.join(", ")} run in the background ("async": true): \`claude -p\` kills them as it exits`,
+    waited.length > 0 && `${waited.join(", ")} are waited for, though they can run in the background`,
+    ...[...timeouts].map(([how, events]) =>
+      `${events.join(", ")} ${events.length > 1 ? "have" : "has"} ${how}`
+    ),
+  ].filter((part) => typeof part === "string");
+  return parts.length === 0 ? undefined : parts.join("; ");
 }
 
 /**

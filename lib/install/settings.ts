@@ -37,10 +37,10 @@ export function settingsPath(
   return home ? join(os, home, ".ripperdoc", "hooks.json") : undefined;
 }
 
-interface Registration {
+export interface Registration {
   event: string;
   matcher?: string;
-  /** Seconds; the hook itself gives up on a busy state database long before. */
+  /** Seconds: only for a hook that hangs, since the hook gives up on a busy state database by itself. */
   timeout: number;
   /** Capture only: the agent need not wait, where it can run a hook in the background. */
   background: boolean;
@@ -48,17 +48,24 @@ interface Registration {
   claudeOnly?: boolean;
 }
 
-/** The agent waits for these answers, so their timeouts are short; capture runs in the background. */
+/**
+ * The agent waits for the answers, so their timeouts are short. Capture runs in the background where the
+ * agent always has more to do after the event (a model call follows a tool call or a compaction). The ends
+ * of a turn, a subagent and the session are waited for instead, tens of milliseconds each: `claude -p` kills
+ * background hooks still running when it exits, so headless sessions would lose their end. SessionEnd's
+ * timeout stays under the 1.5 s Claude Code gives all SessionEnd hooks together: a longer one raises that
+ * budget, which every exit would then wait out when the hook is stuck.
+ */
 export const REGISTRATIONS: readonly Registration[] = [
   { event: "PreToolUse", matcher: "WebSearch|WebFetch", timeout: 10, background: false },
   { event: "UserPromptSubmit", timeout: 10, background: false },
   { event: "SessionStart", timeout: 10, background: false },
   { event: "PostToolUse", matcher: "*", timeout: 30, background: true },
   { event: "PostToolUseFailure", matcher: "*", timeout: 30, background: true, claudeOnly: true },
-  { event: "Stop", timeout: 30, background: true },
-  { event: "SubagentStop", timeout: 30, background: true },
+  { event: "Stop", timeout: 10, background: false },
+  { event: "SubagentStop", timeout: 10, background: false },
   { event: "PreCompact", timeout: 30, background: true },
-  { event: "SessionEnd", timeout: 30, background: true },
+  { event: "SessionEnd", timeout: 1, background: false },
 ];
 
 export function registrationsFor(agent: Agent): Registration[] {
@@ -260,13 +267,16 @@ function dropEmptied(settings: Settings, emptied: Iterable<string>): Settings {
   return settings;
 }
 
+/** Whether install marks the entry `async`: only Claude Code knows it; Ripperdoc runs every hook in turn. */
+export const inBackground = (registration: Registration, agent: Agent): boolean =>
+  registration.background && agent === "claude";
+
 function handlerFor(registration: Registration, command: string, agent: Agent): Handler {
   return {
     type: "command",
     command,
     timeout: registration.timeout,
-    // Only Claude Code knows `async`; Ripperdoc runs every hook in turn.
-    ...(registration.background && agent === "claude" ? { async: true } : {}),
+    ...(inBackground(registration, agent) ? { async: true } : {}),
   };
 }
 
@@ -319,6 +329,9 @@ export interface Found {
   matcher?: string;
   command: string;
   ours: OurCommand;
+  /** As the file has them, whatever their type. */
+  async?: unknown;
+  timeout?: unknown;
 }
 
 export function registrationsIn(settings: Settings, own?: string): Found[] {
@@ -326,7 +339,8 @@ export function registrationsIn(settings: Settings, own?: string): Found[] {
     groups.flatMap((group) =>
       group.hooks.flatMap((handler) => {
         const ours = ourHandler(handler, own);
-        return ours ? [{ event, matcher: group.matcher, command: handler.command!, ours }] : [];
+        const { command, async, timeout } = handler;
+        return ours ? [{ event, matcher: group.matcher, command: command!, ours, async, timeout }] : [];
       })
     )
   );

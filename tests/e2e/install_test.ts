@@ -95,6 +95,9 @@ async function ours(
 
 const sameWords = (a: string[], b: string[]) => a.length === b.length && a.every((word, i) => word === b[i]);
 
+/** What the agent waits for: the answers, and the ends that `claude -p` would cut off in the background. */
+const WAITED_FOR = ["PreToolUse", "UserPromptSubmit", "SessionStart", "Stop", "SubagentStop", "SessionEnd"];
+
 /** One handler of ours per event of the agent; PreToolUse on the web tools; capture async on Claude Code only. */
 async function registered(path: string, agent: "claude" | "ripperdoc", words = HOOK_WORDS) {
   const found = await ours(path, words);
@@ -107,9 +110,9 @@ async function registered(path: string, agent: "claude" | "ripperdoc", words = H
   assertEquals(found.find((f) => f.event === "SessionStart")!.group.matcher, undefined);
   for (const f of found) {
     assertEquals(f.handler.type, "command");
-    const background = !["PreToolUse", "UserPromptSubmit", "SessionStart"].includes(f.event);
+    const background = !WAITED_FOR.includes(f.event);
     assertEquals(f.handler.async, agent === "claude" && background ? true : undefined, f.event);
-    assertEquals(f.handler.timeout, background ? 30 : 10, f.event);
+    assertEquals(f.handler.timeout, f.event === "SessionEnd" ? 1 : background ? 30 : 10, f.event);
   }
 }
 
@@ -199,6 +202,34 @@ Deno.test("install into existing settings keeps the user's hook, settings and in
   match(again, /No docsearch-hook entries in /);
   assertEquals(await Deno.readTextFile(settingsOf(box)), restored);
   assertEquals(await tree(box.home), files);
+});
+
+Deno.test("install over an older install's background Stop, SubagentStop and SessionEnd rewrites them in place, once", async () => {
+  await using box = await sandbox();
+  succeeded(await cli(box, ["install"]));
+  // The file as an older install left it: the same command, but those three async with 30 s.
+  const settings = JSON.parse(await Deno.readTextFile(settingsOf(box)));
+  for (const event of ["Stop", "SubagentStop", "SessionEnd"]) {
+    Object.assign(settings.hooks[event][0].hooks[0], { timeout: 30, async: true });
+  }
+  settings.hooks.Stop.unshift({ hooks: [{ type: "command", command: "notify-send done" }] });
+  const older = JSON.stringify(settings, null, 2) + "\n";
+  await Deno.writeTextFile(settingsOf(box), older);
+
+  const stdout = succeeded(await cli(box, ["install"]));
+  match(stdout, /Registered docsearch-hook for Claude Code/);
+  await registered(settingsOf(box), "claude");
+  const after = JSON.parse(await Deno.readTextFile(settingsOf(box)));
+  assertEquals(after.hooks.Stop[0], { hooks: [{ type: "command", command: "notify-send done" }] });
+  assertEquals(Object.keys(after.hooks), Object.keys(settings.hooks));
+  const [backup, ...more] = await backupsOf(settingsOf(box));
+  assertEquals(more, []);
+  assertEquals(await Deno.readTextFile(backup), older);
+
+  const text = await Deno.readTextFile(settingsOf(box));
+  match(succeeded(await cli(box, ["install"])), /already registered .*nothing changed/);
+  assertEquals(await Deno.readTextFile(settingsOf(box)), text);
+  assertEquals((await backupsOf(settingsOf(box))).length, 1);
 });
 
 Deno.test("install --dry-run prints the diff and writes nothing", async () => {
