@@ -1,7 +1,5 @@
-import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { describeOptions, hasFlag, parseArgv } from "../lib/cli/args.ts";
-import { commandLoader, type CommandModules, runCommand } from "../lib/cli/command.ts";
-import { hookCommand } from "../lib/cli/hook_command.ts";
 import { UsageError } from "../lib/cli/errors.ts";
 import { writeAllSync } from "../lib/cli/io.ts";
 import { fileUrlPath, homeDir, isAbsolute, join, stateDir } from "../lib/paths.ts";
@@ -13,16 +11,6 @@ const table = {
   domain: { type: "string", multiple: true, description: "d" },
   json: { type: "boolean", short: "j", description: "j" },
 } as const;
-
-Deno.test("commands run with the modules their caller has (the hook's bundle), else import them", async () => {
-  const calls: unknown[] = [];
-  const hook = { run: (values: unknown) => (calls.push(values), Promise.resolve(0)) };
-  const load = commandLoader({ hook: hook as unknown as CommandModules["hook"] });
-  assertEquals(await runCommand("hook", hookCommand, ["--config", "/c.json"], load), 0);
-  assertEquals(calls, [{ config: "/c.json" }]);
-  // Anything not handed over is imported: the real module, with its own exports.
-  ok(typeof (await load("check")).run === "function");
-});
 
 Deno.test("argv: values, inline values, repeatable options, short flags, positionals and --", () => {
   assertEquals(
@@ -143,70 +131,4 @@ Deno.test("writeAllSync continues partial writes and stops quietly when the read
       },
     }, "x")
   );
-});
-
-/** The program's source files, relative to the repository. */
-function programFiles(): string[] {
-  const files = ["main.ts"];
-  const walk = (dir: string) => {
-    for (const entry of Deno.readDirSync(`${ROOT}${dir}`)) {
-      const path = `${dir}/${entry.name}`;
-      if (entry.isDirectory) walk(path);
-      else if (path.endsWith(".ts")) files.push(path);
-    }
-  };
-  walk("lib");
-  return files;
-}
-
-/** Every file of the program that imports a module by a computed specifier, and where that module lives. */
-function computedImports(): { file: string; target: string }[] {
-  return programFiles().flatMap((file) =>
-    [...Deno.readTextFileSync(`${ROOT}${file}`).matchAll(/import\(\s*new URL\(\s*[`"]([^`"$]+)/g)].map((
-      m,
-    ) => ({
-      file,
-      // Relative to the repository: "../commands/" in lib/cli/commands.ts, "./resolve.ts" in lib/config/load.ts.
-      target: new URL(m[1], `file:///${file}`).pathname.slice(1),
-    }))
-  );
-}
-
-Deno.test('a dynamic import names its module with a string or with new URL("…", import.meta.url)', () => {
-  // Anything else (a variable, a template with expressions) escapes the compile guard below, but for the
-  // hook's bundle, which binaries do not embed on purpose: they run its modules (lib/build/hot_path.ts).
-  for (const file of programFiles()) {
-    for (const m of Deno.readTextFileSync(`${ROOT}${file}`).matchAll(/\bimport\(\s*(.{0,8})/g)) {
-      const bundle = file === "main.ts" && m[1] === "bundleSp";
-      ok(bundle || /^(?:["']|new URL\()/.test(m[1]), `${file}: import(${m[1]}…) is neither`);
-    }
-  }
-});
-
-Deno.test("every compile command embeds the modules imported by computed specifiers", () => {
-  const imports = computedImports();
-  // The command line, its commands and the config validation: if these go, the guard below guards nothing.
-  assertEquals(imports.map((i) => i.target).toSorted(), [
-    "lib/cli/commands.ts",
-    "lib/commands/",
-    "lib/config/resolve.ts",
-  ]);
-  const tasks = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`)).tasks as Record<
-    string,
-    { command: string }
-  >;
-  const workflow = Deno.readTextFileSync(`${ROOT}.github/workflows/release.yml`);
-  const compiles = [
-    ...Object.values(tasks).flatMap((task) => task.command.split("&&")),
-    workflow.slice(workflow.indexOf("- name: Compile"), workflow.indexOf("- name: Smoke test")),
-  ].filter((command) => command.includes("deno compile"));
-  assertEquals(compiles.length, 7, "the compile task, the five of compile:all and the release workflow's");
-  for (const command of compiles) {
-    const included = [...command.matchAll(/--include (\S+)/g)].map((m) => m[1]);
-    for (const { file, target } of imports) {
-      // An included folder covers everything under it; a file, itself.
-      const covered = included.some((path) => `${target}/`.startsWith(`${path.replace(/\/$/, "")}/`));
-      assertEquals(covered, true, `${file} imports ${target}, which "${command.trim()}" does not --include`);
-    }
-  }
 });

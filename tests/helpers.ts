@@ -1,7 +1,6 @@
 /** Shared test helpers: config builders and a sandboxed runner for the real CLI. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { type Config, type Database, DEFAULT_CAPTURE, DEFAULT_CONTEXT } from "../lib/config/types.ts";
-import { V8_FLAGS } from "../lib/build/hot_path.ts";
 import { fileUrlPath } from "../lib/paths.ts";
 
 /** The checkout, with a trailing separator; a real path on Windows too (no "/C:/", no %20). */
@@ -174,11 +173,11 @@ export async function runProgram(program: string, args: string[], options: RunOp
   return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
 }
 
-/** `deno run -A SCRIPT ARGS` with this checkout's deno.json and V8 flags, as install registers it. */
+/** `deno run -A SCRIPT ARGS` with this checkout's deno.json, as install registers it. */
 export const runScript = (script: string, args: string[], options: RunOptions): Promise<CliResult> =>
   runProgram(
     Deno.execPath(),
-    ["run", "-A", "--quiet", V8_FLAGS, `--config=${ROOT}deno.json`, `${ROOT}${script}`, ...args],
+    ["run", "-A", "--quiet", `--config=${ROOT}deno.json`, `${ROOT}${script}`, ...args],
     options,
   );
 
@@ -192,7 +191,6 @@ export const SELF = [
   "run",
   "-A",
   "--quiet",
-  V8_FLAGS,
   `--config=${ROOT}deno.json`,
   `${ROOT}main.ts`,
 ];

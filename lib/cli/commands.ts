@@ -1,10 +1,10 @@
 /**
- * The command line (main.ts runs it): the table of commands and their options, global help and dispatch.
- * Each command runs through the one error boundary (command.ts), and its code is imported when it runs, so
- * the hook's start-up pays for nothing else.
+ * The command line (main.ts runs it for every command but `hook`): the table of commands and their options,
+ * global help and dispatch. Each command runs through the one error boundary (command.ts), and its module is
+ * imported when it runs, so that `--help` does not load the MCP SDK or zod.
  */
 import type { OptionTable } from "./args.ts";
-import { type Command, command, commandHelp, commandLoader, configOption, runCommand } from "./command.ts";
+import { type Command, command, commandHelp, configOption, runCommand } from "./command.ts";
 import { hookCommand } from "./hook_command.ts";
 import { print, printError } from "./io.ts";
 import { VERSION } from "../version.ts";
@@ -70,19 +70,19 @@ const COMMANDS = {
       },
       config: configOption,
     },
-    run: async (args, load) => (await load("check")).run(args),
+    run: async (args) => (await import("../commands/check.ts")).run(args),
   }),
   disable: command({
     summary: "turn a docs database or a feature (redirect, capture, context, all) off for one session",
     usage: "docsearch-hook disable <name> [--session ID]",
     options: { session: sessionOption, config: configOption, slash: slashOption },
-    run: async (args, load) => (await load("switch")).run("disable", args),
+    run: async (args) => (await import("../commands/switch.ts")).run("disable", args),
   }),
   enable: command({
     summary: "turn back on what disable turned off for a session",
     usage: "docsearch-hook enable <name> [--session ID]",
     options: { session: sessionOption, config: configOption, slash: slashOption },
-    run: async (args, load) => (await load("switch")).run("enable", args),
+    run: async (args) => (await import("../commands/switch.ts")).run("enable", args),
   }),
   status: command({
     summary: "what is on and off for a session, and why",
@@ -93,7 +93,7 @@ const COMMANDS = {
       config: configOption,
       slash: slashOption,
     },
-    run: async (args, load) => (await load("status")).run(args),
+    run: async (args) => (await import("../commands/status.ts")).run(args),
   }),
   install: command({
     summary:
@@ -101,14 +101,14 @@ const COMMANDS = {
     usage:
       "docsearch-hook install [--scope user|project|local] [--agent claude|ripperdoc] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: installOptions,
-    run: async (args, load) => (await load("install")).install(args),
+    run: async (args) => (await import("../commands/install.ts")).install(args),
   }),
   uninstall: command({
     summary: "remove what install added to the agent's settings, and the slash commands",
     usage:
       "docsearch-hook uninstall [--scope user|project|local] [--agent claude|ripperdoc] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: installOptions,
-    run: async (args, load) => (await load("install")).uninstall(args),
+    run: async (args) => (await import("../commands/install.ts")).uninstall(args),
   }),
   doctor: command({
     summary:
@@ -118,7 +118,7 @@ const COMMANDS = {
       json: { type: "boolean", description: "print the checks as JSON" },
       config: configOption,
     },
-    run: async (args, load) => (await load("doctor")).run(args),
+    run: async (args) => (await import("../commands/doctor.ts")).run(args),
   }),
   index: command({
     summary: "index documentation (a folder, a file or a docs site) for `search` and the MCP server",
@@ -148,7 +148,7 @@ const COMMANDS = {
       },
       config: configOption,
     },
-    run: async (args, load) => (await load("index")).run(args),
+    run: async (args) => (await import("../commands/index.ts")).run(args),
   }),
   search: command({
     summary: "search the local indexes: ranked passages with their page, headings and a snippet",
@@ -157,13 +157,13 @@ const COMMANDS = {
       limit: { type: "string", value: "N", description: "how many passages (default 5, at most 100)" },
       json: { type: "boolean", description: "print the results as JSON" },
     },
-    run: async (args, load) => (await load("search")).run(args),
+    run: async (args) => (await import("../commands/search.ts")).run(args),
   }),
   mcp: command({
     summary: "serve the local indexes to the agent over MCP (stdio): tools search and list_indexes",
     usage: "docsearch-hook mcp",
     options: {},
-    run: async (_args, load) => (await load("mcp")).run(),
+    run: async () => (await import("../commands/mcp.ts")).run(),
   }),
   log: command({
     summary: "the latest observations the hook recorded",
@@ -173,7 +173,7 @@ const COMMANDS = {
       limit: { type: "string", value: "N", description: "how many observations (default 20)" },
       json: { type: "boolean", description: "print them as JSON" },
     },
-    run: async (args, load) => (await load("log")).run(args),
+    run: async (args) => (await import("../commands/log.ts")).run(args),
   }),
   stats: command({
     summary: "redirects, follow-through, escapes, unmatched web searches and the hook's latency",
@@ -183,7 +183,7 @@ const COMMANDS = {
       json: { type: "boolean", description: "print the numbers as JSON" },
       config: configOption,
     },
-    run: async (args, load) => (await load("stats")).run(args),
+    run: async (args) => (await import("../commands/stats.ts")).run(args),
   }),
   prune: command({
     summary: "delete recorded data older than the retention",
@@ -196,7 +196,7 @@ const COMMANDS = {
       },
       config: configOption,
     },
-    run: async (args, load) => (await load("prune")).run(args),
+    run: async (args) => (await import("../commands/prune.ts")).run(args),
   }),
 };
 
@@ -268,5 +268,5 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const spec: Command<OptionTable> = COMMANDS[name];
-  return await runCommand(name, spec, rest, commandLoader());
+  return await runCommand(name, spec, rest);
 }

@@ -1,4 +1,5 @@
-/** The `hook` command's spec: in the table of commands, and all of the hook's bundle needs of it. */
+/** The `hook` command's spec: in the table of commands (for help), and what hook_main.ts runs. */
+import { run } from "../commands/hook.ts";
 import { command, configOption } from "./command.ts";
 
 export const hookCommand = command({
@@ -6,5 +7,5 @@ export const hookCommand = command({
   usage: "docsearch-hook hook [--config PATH] < event.json",
   options: { config: configOption },
   failOpen: true,
-  run: async ({ values }, load) => (await load("hook")).run(values),
+  run: ({ values }) => run(values),
 });

@@ -3,6 +3,7 @@
  * synthetic WebSearch through the real hook code) and prints one line per check with a fix for each problem.
  * Exit 1 when anything is broken. It changes nothing of the user's; the self-test uses a throwaway state.
  */
+import { BUILT } from "../program.ts";
 import { print } from "../cli/io.ts";
 import { exists } from "../files.ts";
 import { commandConfig } from "../config/resolve.ts";
@@ -82,7 +83,9 @@ function binaryCheck(self: readonly string[]): Check {
     return {
       status: "ok",
       name,
-      message: `docsearch-hook ${VERSION}, run from source (${script}) by deno ${Deno.version.deno}`,
+      message: `docsearch-hook ${VERSION}, run from ${
+        BUILT ? "the built artifact" : "source"
+      } (${script}) by deno ${Deno.version.deno}`,
     };
   }
   return exists(self[0]) ? { status: "ok", name, message: `docsearch-hook ${VERSION} (${self[0]})` } : {

@@ -6,7 +6,7 @@
  * agent's user-scope server list (install) or takes it out (uninstall), on top of the rest.
  */
 import exampleConfig from "../../config.example.json" with { type: "json" };
-import { V8_FLAGS } from "../build/hot_path.ts";
+import { ARTIFACT_ENTRY, BUILT, PROGRAM_ROOT } from "../program.ts";
 import { CommandFailedError, UsageError } from "../cli/errors.ts";
 import { count, print } from "../cli/io.ts";
 import { userConfigPath } from "../config/layers.ts";
@@ -50,7 +50,8 @@ export interface InstallArgs {
 }
 
 /**
- * The command that runs this docsearch-hook: the compiled binary, or deno running this checkout.
+ * The command that runs this docsearch-hook: the compiled binary, or deno running the built artifact or this
+ * checkout.
  * DOCSEARCH_HOOK_SELF names a launcher that runs this program (a wrapper script, a package manager's shim),
  * so that what gets registered is the launcher's path.
  */
@@ -66,8 +67,10 @@ export function selfCommand(): string[] {
   const name = baseName(exec);
   if (name !== "deno" && name !== "deno.exe") return [exec];
   // --quiet: Deno's own download notes would otherwise show up in the slash command's output.
-  const file = (name: string) => fileUrlPath(new URL(`../../${name}`, import.meta.url), Deno.build.os);
-  return [exec, "run", "-A", "--quiet", V8_FLAGS, `--config=${file("deno.json")}`, file("main.ts")];
+  const file = (name: string) => fileUrlPath(new URL(name, PROGRAM_ROOT), Deno.build.os);
+  // --no-config: a deno.json near the artifact is not its own, as a binary has none.
+  if (BUILT) return [exec, "run", "-A", "--quiet", "--no-config", file(ARTIFACT_ENTRY)];
+  return [exec, "run", "-A", "--quiet", `--config=${file("deno.json")}`, file("main.ts")];
 }
 
 function oneOf<T extends string>(

@@ -4,6 +4,7 @@
  * removed file misses the cache and is validated again; nothing else can make the cache stale.
  */
 import { join, type OS } from "../paths.ts";
+import { programModule } from "../program.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 import { VERSION } from "../version.ts";
 import { type ConfigLocation, type LayerText, readLayers } from "./layers.ts";
@@ -95,13 +96,8 @@ export async function loadConfig(
   // Comparing the texts is exact and, unlike hashing them in JS, costs nothing measurable at start-up.
   if (entry && sameLayers(entry.layers, layers) && isCachedConfig(entry.config)) return entry.config;
 
-  // A computed specifier, so that `deno run` does not load zod's graph on every event when the cache is hit
-  // (see CommandModules in lib/cli/command.ts); `deno compile` embeds it through `--include
-  // lib/config/resolve.ts`. The path goes through lib/config/ so that it holds from the hook's bundle too
-  // (lib/build/hot_path.ts).
-  const { resolveConfig }: typeof import("./resolve.ts") = await import(
-    new URL("../config/resolve.ts", import.meta.url).href
-  );
+  // Imported only on a cache miss, by a computed specifier (see lib/program.ts): zod costs ~10 ms to load.
+  const { resolveConfig }: typeof import("./resolve.ts") = await import(programModule("lib/config/resolve"));
   const config = resolveConfig(layers, location.explicit);
   if (stateDir !== undefined && cacheFile !== undefined) {
     writeCache(stateDir, cacheFile, {

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { inexactNumber, jsonPath, lineAndColumn, syntaxProblem } from "../json_problems.ts";
 import { baseName, claudeUserDir, type Env, homeDir, join, type OS } from "../paths.ts";
+import { ARTIFACT_ENTRY } from "../program.ts";
 import { commandLine, shellWords } from "./shell.ts";
 
 export const AGENTS = ["claude", "ripperdoc"] as const;
@@ -95,8 +96,9 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /**
  * Recognises docsearch-hook's own entries by their command: a program named docsearch-hook (any folder, any
- * release target suffix) running `hook`, or deno running a checkout in exactly the shape install writes
- * (`--config=<dir>/deno.json <dir>/main.ts hook`), which another project's command would not have. Variable
+ * release target suffix) running `hook`, deno running the built artifact (`<dir>/docsearch-hook.js hook`), or
+ * deno running a checkout in exactly the shape install writes (`--config=<dir>/deno.json <dir>/main.ts hook`),
+ * which another project's command would not have. Variable
  * assignments (or `env`) before it are allowed; a command line with pipes, lists or redirections is the
  * user's own composition, never ours to replace.
  */
@@ -118,7 +120,9 @@ export function ourCommand(command: string): OurCommand | undefined {
   };
   if (at === 1 && BINARY_NAME.test(baseName(program))) return { program, ...custom };
   const script = words[at - 1];
-  if (!/^deno(\.exe)?$/i.test(baseName(program)) || baseName(script) !== "main.ts") return undefined;
+  if (!/^deno(\.exe)?$/i.test(baseName(program))) return undefined;
+  if (baseName(script) === ARTIFACT_ENTRY) return { program, script, ...custom };
+  if (baseName(script) !== "main.ts") return undefined;
   const dir = script.slice(0, script.length - "main.ts".length);
   return words.includes(`--config=${dir}deno.json`) ? { program, script, ...custom } : undefined;
 }

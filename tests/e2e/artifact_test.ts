@@ -1,0 +1,91 @@
+/**
+ * The program as it ships: `deno task build`'s artifact answers every event as the modules do, loads the
+ * modules it imports by computed specifiers (the command line, the config's validation, the npm packages of
+ * `index` and `mcp`), and registers itself as what runs it.
+ */
+import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
+import { build } from "../../lib/build/build.ts";
+import { ARTIFACT_ENTRY } from "../../lib/program.ts";
+import { event, exists, readFixture, ROOT, runCli, runProgram, type Sandbox, sandbox } from "../helpers.ts";
+
+const EVENTS = [
+  event("PreToolUse.WebSearch.json"),
+  event("PreToolUse.WebSearch.json"),
+  event("PreToolUse.WebSearch.multi.json"),
+  event("PreToolUse.WebFetch.json"),
+  event("PreToolUse.WebSearch.nomatch.json"),
+  event("PreToolUse.Bash.json"),
+  event("SessionStart.json"),
+  event("UserPromptSubmit.json"),
+  event("PostToolUse.Write.json"),
+  event("PostToolUseFailure.Bash.json"),
+  event("Stop.json"),
+  event("SessionEnd.json"),
+  '{"hook_event_name": "FutureEvent"}',
+  "not json",
+];
+
+async function withConfig(box: Sandbox) {
+  await Deno.mkdir(`${box.home}/.claude/hooks`, { recursive: true });
+  await Deno.writeTextFile(
+    `${box.home}/.claude/hooks/docsearch-config.json`,
+    readFixture("../config.example.json"),
+  );
+}
+
+Deno.test("the built artifact answers as the modules do, and runs every command's modules", async () => {
+  const outdir = `.cache/artifact-test-${crypto.randomUUID()}`;
+  try {
+    const entry = await build(outdir);
+    assertEquals(entry, `${ROOT}${outdir}/${ARTIFACT_ENTRY}`);
+    // The modules imported by computed specifiers, at their sources' paths: compile.ts embeds dist/lib.
+    for (const module of ["lib/cli/commands.js", "lib/config/resolve.js"]) {
+      assertEquals(await exists(`${ROOT}${outdir}/${module}`), true, module);
+    }
+    await using box = await sandbox();
+    await withConfig(box);
+    const artifact = (args: string[], state: string, stdin = "") =>
+      runProgram(Deno.execPath(), ["run", "-A", "--quiet", "--no-config", entry, ...args], {
+        env: { ...box.env, DOCSEARCH_HOME: state },
+        stdin,
+      });
+    // Each side its own state, so that the escape hatch and the config cache (a miss first: zod loads) play
+    // out alike on both.
+    for (const stdin of EVENTS) {
+      const built = await artifact(["hook"], `${box.home}/state-built`, stdin);
+      const modules = await runCli(["hook"], {
+        env: { ...box.env, DOCSEARCH_HOME: `${box.home}/state-modules` },
+        stdin,
+      });
+      assertEquals(built, modules, stdin.slice(0, 80));
+    }
+    const state = `${box.home}/state-built`;
+    const version = await artifact(["--version"], state);
+    assertEquals(version, await runCli(["--version"], { env: box.env }));
+    const check = await artifact(
+      ["check", "--config", `${ROOT}config.example.json`, "gitlab", "runners"],
+      state,
+    );
+    assertEquals(check.code, 0, check.stderr);
+    match(check.stdout, /Decision: +deny/);
+    const log = await artifact(["log", "--json"], state);
+    assertEquals(log.code, 0, log.stderr);
+    assertEquals(JSON.parse(log.stdout).length > 0, true);
+    const index = await artifact(["index", "list"], state);
+    assertEquals([index.code, index.stderr], [0, ""]);
+    // The MCP SDK loads, and the server ends with its input.
+    const mcp = await artifact(["mcp"], state);
+    assertEquals(mcp.code, 0, mcp.stderr);
+    const install = await artifact(["install", "--dry-run"], state);
+    assertEquals(install.code, 0, install.stderr);
+    match(
+      install.stdout,
+      new RegExp(`"command": ".*run -A --quiet --no-config ${entry.replaceAll("/", "\\/")} hook"`),
+    );
+    // Installed, the artifact's entries are recognised as its own: a second install changes nothing.
+    assertEquals((await artifact(["install"], state)).code, 0);
+    match((await artifact(["install"], state)).stdout, /already registered .*nothing changed/);
+  } finally {
+    await Deno.remove(`${ROOT}${outdir}`, { recursive: true }).catch(() => {});
+  }
+});
