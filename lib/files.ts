@@ -1,5 +1,5 @@
 /** Reading and replacing the user's files so that a failure half-way never leaves a half-written one. */
-import { CommandFailedError } from "./cli/errors.ts";
+import { messageOf, Problem } from "./errors.ts";
 import { dirName, isAbsolute, join } from "./paths.ts";
 
 /** Whether `path` names something that can be stat'ed (a link is followed). */
@@ -17,7 +17,7 @@ export function readIfExists(path: string): string | undefined {
     return Deno.readTextFileSync(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
-    throw new CommandFailedError(`cannot read ${path}: ${(error as Error).message}`);
+    throw new Problem(`cannot read ${path}: ${messageOf(error)}`);
   }
 }
 
@@ -54,8 +54,8 @@ export function makeDir(path: string): void {
   try {
     Deno.mkdirSync(path, { recursive: true });
   } catch (error) {
-    throw new CommandFailedError(
-      `cannot create the folder ${path}: ${(error as Error).message}`,
+    throw new Problem(
+      `cannot create the folder ${path}: ${messageOf(error)}`,
       "move away what stands at that path (a file, or a link to nowhere), or make its parent writable",
     );
   }
@@ -80,7 +80,7 @@ export function writeAtomically(path: string, text: string): void {
     } catch {
       // Never created.
     }
-    throw new CommandFailedError(`cannot write ${path}: ${(error as Error).message}`);
+    throw new Problem(`cannot write ${path}: ${messageOf(error)}`);
   }
 }
 
@@ -102,8 +102,8 @@ export function backUp(path: string, now: Date): string {
       return backup;
     } catch (error) {
       if (!(error instanceof Deno.errors.AlreadyExists)) {
-        throw new CommandFailedError(
-          `cannot back up ${path}: ${(error as Error).message}; nothing was changed`,
+        throw new Problem(
+          `cannot back up ${path}: ${messageOf(error)}; nothing was changed`,
         );
       }
     }

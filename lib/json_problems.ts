@@ -1,4 +1,5 @@
 /** How a problem in a JSON file the user wrote is named: the JSON path, and line and column for syntax. */
+import { messageOf } from "./errors.ts";
 
 /** `databases[1].keywords[0]`, the form users search their file for. */
 export function jsonPath(path: readonly PropertyKey[]): string {
@@ -115,7 +116,7 @@ export function inexactNumber(text: string): { literal: string; offset: number }
 
 /** A syntax error with line and column, and without the chunk of the file V8 quotes in some messages. */
 export function syntaxProblem(file: string, text: string, error: unknown): string {
-  const original = error instanceof Error ? error.message : String(error);
+  const original = messageOf(error);
   const message = original
     .replace(/, ".*" is not valid JSON$/s, "")
     .replace(/ (?:in|after) JSON at position \d+(?: \(line \d+ column \d+\))?/, "");

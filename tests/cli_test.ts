@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { describeOptions, hasFlag, parseArgv } from "../lib/cli/args.ts";
-import { UsageError } from "../lib/cli/errors.ts";
+import { UsageError } from "../lib/errors.ts";
 import { writeAllSync } from "../lib/cli/io.ts";
 import { fileUrlPath, homeDir, isAbsolute, join, stateDir } from "../lib/paths.ts";
 import { VERSION } from "../lib/version.ts";

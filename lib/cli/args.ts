@@ -3,7 +3,7 @@
  * event; this covers what our commands need: `--name value`, `--name=value`, `-x`, booleans, repeatable
  * strings, `--` and strict errors.
  */
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors.ts";
 
 export interface OptionSpec {
   type: "string" | "boolean";

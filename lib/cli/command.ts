@@ -4,7 +4,7 @@
  * commands.ts; hook_main.ts runs the hook's spec through this boundary too.
  */
 import { describeOptions, hasFlag, type OptionTable, parseArgv, type ParsedArgs } from "./args.ts";
-import { CommandFailedError, UsageError } from "./errors.ts";
+import { exitCodeOf, InvalidInputError, messageOf, Problem } from "../errors.ts";
 import { print, printError } from "./io.ts";
 
 export interface Command<T extends OptionTable> {
@@ -49,22 +49,23 @@ export async function runCommand(
     }
     return await spec.run(parseArgv(argv, spec.options));
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     if (spec.failOpen) {
       printError(`docsearch-hook ${name}: ${message}; allowing`);
       return 0;
     }
     const slash = Object.hasOwn(spec.options, "slash") && hasFlag(argv, "--slash");
-    const report = (text: string, exitCode: number) => {
+    const report = (text: string) => {
       (slash ? print : printError)(`docsearch-hook ${name}: ${text}`);
-      return slash ? 0 : exitCode;
+      return slash ? 0 : exitCodeOf(error);
     };
-    if (error instanceof UsageError) {
-      return report(`${message}\nUsage: ${spec.usage}\nMore: docsearch-hook ${name} --help`, error.exitCode);
+    if (error instanceof Problem) {
+      const fix = error.hint ? `\n  fix: ${error.hint}` : "";
+      const usage = error instanceof InvalidInputError
+        ? `\nUsage: ${spec.usage}\nMore: docsearch-hook ${name} --help`
+        : "";
+      return report(`${message}${fix}${usage}`);
     }
-    if (error instanceof CommandFailedError) {
-      return report(`${message}${error.hint ? `\n  fix: ${error.hint}` : ""}`, error.exitCode);
-    }
-    return report(`unexpected error: ${error instanceof Error ? error.stack : message}`, 1);
+    return report(`unexpected error: ${error instanceof Error ? error.stack : message}`);
   }
 }

@@ -1,5 +1,5 @@
 /** Durations on the command line: `30d`, `12h`, `2w`, `90m`, `45s`. */
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors.ts";
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 

@@ -2,7 +2,7 @@
  * `docsearch-hook check`: what the hook would do for a web request, computed by the same code the hook
  * runs, without reading or writing any state (it shows the first request; a retry would pass).
  */
-import { CommandFailedError, UsageError } from "../cli/errors.ts";
+import { Problem, UsageError } from "../errors.ts";
 import { print, printError } from "../cli/io.ts";
 import { commandConfig } from "../config/resolve.ts";
 import type { Config } from "../config/types.ts";
@@ -79,7 +79,7 @@ export function run(args: CheckArgs): number {
     print(lines.join("\n"));
   }
   if (config.problems.length > 0) {
-    throw new CommandFailedError(
+    throw new Problem(
       `the config has ${config.problems.length} problem(s), listed above; the hook skips what they name`,
       "edit the file at the JSON path shown, then run check again",
     );

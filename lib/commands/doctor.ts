@@ -3,6 +3,7 @@
  * synthetic WebSearch through the real hook code) and prints one line per check with a fix for each problem.
  * Exit 1 when anything is broken. It changes nothing of the user's; the self-test uses a throwaway state.
  */
+import { messageOf } from "../errors.ts";
 import { BUILT } from "../program.ts";
 import { print } from "../cli/io.ts";
 import { exists } from "../files.ts";
@@ -38,7 +39,7 @@ function readText(path: string): { text?: string; readError?: string } {
   try {
     return { text: Deno.readTextFileSync(path) };
   } catch (error) {
-    return error instanceof Deno.errors.NotFound ? {} : { readError: (error as Error).message };
+    return error instanceof Deno.errors.NotFound ? {} : { readError: messageOf(error) };
   }
 }
 
@@ -186,12 +187,12 @@ export async function stateCheck(lockWaitMs = STATE_LOCK_WAIT_MS): Promise<Check
   try {
     db = openExistingStateDb(dir, os) ?? openStateDb(dir, os);
   } catch (error) {
-    if (isCorruption(error)) return damaged((error as Error).message);
+    if (isCorruption(error)) return damaged(messageOf(error));
     if (isBusy(error)) return busy;
     return {
       status: "fail",
       name,
-      message: `cannot open ${file}: ${(error as Error).message}`,
+      message: `cannot open ${file}: ${messageOf(error)}`,
       fix: `make ${dir} a directory of yours (mode 0700), or set DOCSEARCH_HOME to one`,
     };
   }
@@ -244,12 +245,12 @@ export async function stateCheck(lockWaitMs = STATE_LOCK_WAIT_MS): Promise<Check
       }
       : { status: "ok", name, message: facts };
   } catch (error) {
-    if (isCorruption(error)) return damaged((error as Error).message);
+    if (isCorruption(error)) return damaged(messageOf(error));
     if (isBusy(error)) return busy;
     return {
       status: "fail",
       name,
-      message: `${file} is not writable: ${(error as Error).message}`,
+      message: `${file} is not writable: ${messageOf(error)}`,
       fix: `make ${file} and ${dir} yours and writable (file 0600, directory 0700)`,
     };
   } finally {
@@ -284,7 +285,7 @@ async function selfTest(configFlag: string | undefined, config: Config): Promise
     return {
       status: "fail",
       name,
-      message: `cannot create a temporary folder for the self-test: ${(error as Error).message}`,
+      message: `cannot create a temporary folder for the self-test: ${messageOf(error)}`,
       fix: "set TMPDIR to a writable folder",
     };
   }

@@ -4,7 +4,7 @@
  * again (or `refresh`) re-reads only what changed. `add` also points the user config's entry of that name at
  * the built-in MCP tool, so the redirect sends the agent to this index; `remove` takes that entry away.
  */
-import { CommandFailedError, UsageError } from "../cli/errors.ts";
+import { messageOf, Problem, UsageError } from "../errors.ts";
 import { count, print, printError } from "../cli/io.ts";
 import { userConfigPath } from "../config/layers.ts";
 import { type EntryChange, withIndexEntry, withoutIndexEntry } from "../docs/config_entry.ts";
@@ -46,8 +46,8 @@ function buildFromFiles(name: string, root: string): void {
   try {
     files = documentationFiles(root);
   } catch (error) {
-    throw new CommandFailedError(
-      `cannot read ${root}: ${(error as Error).message}`,
+    throw new Problem(
+      `cannot read ${root}: ${messageOf(error)}`,
       "give a folder or a file of documentation (Markdown, HTML or text), or a docs site's http(s) URL",
     );
   }
@@ -67,7 +67,7 @@ function buildFromFiles(name: string, root: string): void {
         read = readDocument(file.path, file.size);
       } catch (error) {
         // Gone since the walk, or unreadable: one file, not the whole index.
-        read = { skipped: `cannot be read: ${(error as Error).message}` };
+        read = { skipped: `cannot be read: ${messageOf(error)}` };
       }
       if ("skipped" in read) {
         skipped.push(`${file.path} (${read.skipped})`);
@@ -130,10 +130,10 @@ async function buildFromSite(name: string, start: URL, options: CrawlOptions): P
     if (error instanceof SiteUnreachableError) {
       // Nothing was read: an index made for this run would only be an empty name in `index list`.
       dropIndex = isNew;
-      throw new CommandFailedError(error.message, "check the URL and the network, then run the same command");
+      throw new Problem(error.message, "check the URL and the network, then run the same command");
     }
     if (error instanceof CrawlInterruptedError) {
-      throw new CommandFailedError(
+      throw new Problem(
         `${error.message}; what was read is kept`,
         "run the same command again to resume where it stopped",
       );
@@ -186,7 +186,7 @@ function maxPages(value: string | undefined): number {
 /** The config file `index add` and `remove` edit: `--config`, DOCSEARCH_CONFIG, else the user's. */
 function configFile(values: IndexArgs["values"]): string {
   const path = values.config ?? (processEnv("DOCSEARCH_CONFIG") || userConfigPath(processEnv, os));
-  if (path === undefined) throw new CommandFailedError("HOME is not set", "pass --config PATH");
+  if (path === undefined) throw new Problem("HOME is not set", "pass --config PATH");
   return path;
 }
 
@@ -203,8 +203,8 @@ function editConfig(path: string, change: (config: Settings) => EntryChange): En
     if (plan.merge.changed) applySettings(plan);
     return plan.merge;
   } catch (error) {
-    if (!(error instanceof CommandFailedError)) throw error;
-    throw new CommandFailedError(
+    if (!(error instanceof Problem)) throw error;
+    throw new Problem(
       `the index is built, but ${path} was not updated: ${error.message}`,
       error.hint ?? "fix the config (docsearch-hook doctor), then run the same command again",
     );
@@ -260,7 +260,7 @@ function listIndexes(): void {
 
 function remove(name: string, values: IndexArgs["values"]): void {
   const file = indexFile(name);
-  if (!exists(file)) throw new CommandFailedError(`there is no index ${name}`, "docsearch-hook index list");
+  if (!exists(file)) throw new Problem(`there is no index ${name}`, "docsearch-hook index list");
   deleteIndexFiles(name);
   print(`Removed the index ${name}.`);
   if (values["no-config"]) return;
@@ -304,7 +304,7 @@ export async function run({ positionals, values }: IndexArgs): Promise<number> {
     case "refresh": {
       const checked = checkIndexName(name);
       if (!exists(indexFile(checked))) {
-        throw new CommandFailedError(
+        throw new Problem(
           `there is no index ${checked}`,
           "docsearch-hook index add <name> <folder|file|URL>",
         );
@@ -318,7 +318,7 @@ export async function run({ positionals, values }: IndexArgs): Promise<number> {
         index.close();
       }
       if (root === undefined) {
-        throw new CommandFailedError(`the index ${checked} does not say what it was built from`);
+        throw new Problem(`the index ${checked} does not say what it was built from`);
       }
       await build(checked, root, { ...values, "max-pages": values["max-pages"] ?? storedPages });
       return 0;

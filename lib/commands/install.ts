@@ -7,7 +7,7 @@
  */
 import exampleConfig from "../../config.example.json" with { type: "json" };
 import { ARTIFACT_ENTRY, BUILT, PROGRAM_ROOT } from "../program.ts";
-import { CommandFailedError, UsageError } from "../cli/errors.ts";
+import { messageOf, Problem, UsageError } from "../errors.ts";
 import { count, print } from "../cli/io.ts";
 import { userConfigPath } from "../config/layers.ts";
 import { applySettings, diffOf, planSettings, type SettingsPlan } from "../install/json_file.ts";
@@ -137,7 +137,7 @@ const ours = (file: Placed) => file.existing !== undefined && isOurFile(file.exi
 function checkOurs(files: readonly Placed[]): void {
   const foreign = files.find((file) => file.existing !== undefined && !ours(file));
   if (foreign !== undefined) {
-    throw new CommandFailedError(
+    throw new Problem(
       `${foreign.path} exists and was not written by docsearch-hook; nothing was changed`,
       "move that file away, or install into the other scope (--scope user|project)",
     );
@@ -195,7 +195,7 @@ function removeCommands(dir: string, removable: readonly string[]): string {
 function settingsFile(values: InstallArgs["values"], where: Target): string {
   if (values.settings) return values.settings;
   const path = settingsPath(where.agent, where.scope, processEnv, Deno.build.os, where.projectDir);
-  if (path === undefined) throw new CommandFailedError(NO_HOME, "set HOME, or pass --settings PATH");
+  if (path === undefined) throw new Problem(NO_HOME, "set HOME, or pass --settings PATH");
   return path;
 }
 
@@ -215,7 +215,7 @@ function createConfig(path: string): void {
     Deno.writeTextFileSync(path, JSON.stringify(exampleConfig, null, 2) + "\n", { createNew: true });
   } catch (error) {
     if (!(error instanceof Deno.errors.AlreadyExists)) {
-      throw new CommandFailedError(`cannot create ${path}: ${(error as Error).message}`);
+      throw new Problem(`cannot create ${path}: ${messageOf(error)}`);
     }
   }
 }
@@ -225,7 +225,7 @@ function createConfig(path: string): void {
 /** Always the agent's user-scope list, whatever `--scope` says: the server serves every project's agent. */
 function mcpFile(agent: Agent): string {
   const path = mcpConfigPath(agent, processEnv, Deno.build.os);
-  if (path === undefined) throw new CommandFailedError(NO_HOME, "set HOME");
+  if (path === undefined) throw new Problem(NO_HOME, "set HOME");
   return path;
 }
 
@@ -295,7 +295,7 @@ function stillRegistered(agent: Agent): boolean {
   try {
     return (planMcpRemoval(agent)?.merge.removed ?? 0) > 0;
   } catch (error) {
-    if (error instanceof CommandFailedError) return false;
+    if (error instanceof Problem) return false;
     throw error;
   }
 }
@@ -365,9 +365,9 @@ export function install({ values }: InstallArgs): number {
     if (commands) lines.push(writeCommands(commands));
   } catch (error) {
     // Say what did happen: the settings are already written.
-    if (!(error instanceof CommandFailedError)) throw error;
+    if (!(error instanceof Problem)) throw error;
     print(lines.join("\n"));
-    throw new CommandFailedError(`${error.message}; the rest above was done`, error.hint);
+    throw new Problem(`${error.message}; the rest above was done`, error.hint);
   }
   if (settings.merge.changed || mcp?.merge.changed) {
     lines.push(`Next: restart ${agentName}, then run \`docsearch-hook doctor\` to check the setup.`);

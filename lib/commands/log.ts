@@ -1,5 +1,5 @@
 /** `docsearch-hook log`: the latest observations, one readable line each (or JSON). */
-import { UsageError } from "../cli/errors.ts";
+import { UsageError } from "../errors.ts";
 import { escapeControl, print, printError } from "../cli/io.ts";
 import { latestObservations, type ObservationRow } from "../state/report.ts";
 import { noStateYet, readState } from "./open_state.ts";

@@ -11,7 +11,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 // @ts-types="@modelcontextprotocol/sdk/server/stdio"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
-import { CommandFailedError } from "../cli/errors.ts";
+import { messageOf, Problem } from "../errors.ts";
 import { count, printError } from "../cli/io.ts";
 import { configLocation } from "../config/layers.ts";
 import { loadConfig } from "../config/load.ts";
@@ -62,19 +62,24 @@ const reply = (text: string): ToolResult => ({ content: [{ type: "text", text }]
 /** A failure is the agent's to read (an unknown index names the ones there are); only the unexpected is logged. */
 function answer(tool: string, work: () => string | Promise<string>): Promise<ToolResult> {
   return Promise.resolve().then(work).then(reply, (error: unknown) => {
-    if (error instanceof CommandFailedError) {
+    if (error instanceof Problem) {
       return { ...reply(`${error.message}${error.hint ? `\nfix: ${error.hint}` : ""}`), isError: true };
     }
     printError(`docsearch-hook mcp: ${tool}: ${error instanceof Error ? error.stack : String(error)}`);
     return {
-      ...reply(`${tool} failed: ${error instanceof Error ? error.message : String(error)}`),
+      ...reply(`${tool} failed: ${messageOf(error)}`),
       isError: true,
     };
   });
 }
 
 function search(target: string, query: string, limit: number): string {
-  const results = searchIndexes(targetIndexes(target), query, limit);
+  const results = searchIndexes(
+    targetIndexes(target),
+    query,
+    limit,
+    (problem, fix) => printError(`docsearch-hook mcp: ${problem} (skipped; fix: ${fix})`),
+  );
   if (results.length > 0) {
     return `${count(results.length, "passage")} from the local docs for "${query}", best first ` +
       `(index: ${target}). Each gives its page › headings (index), then its source, then a snippet.\n\n` +
@@ -101,7 +106,7 @@ async function databasesByIndex(): Promise<Map<string, Database[]>> {
       byIndex.set(index, [...byIndex.get(index) ?? [], database]);
     }
   } catch (error) {
-    printError(`docsearch-hook mcp: the config was not read: ${(error as Error).message}`);
+    printError(`docsearch-hook mcp: the config was not read: ${messageOf(error)}`);
   }
   return byIndex;
 }

@@ -1,6 +1,6 @@
 /** The state database for the interactive commands: every problem explained, nothing created by readers. */
 import type { DatabaseSync } from "node:sqlite";
-import { CommandFailedError } from "../cli/errors.ts";
+import { messageOf, Problem } from "../errors.ts";
 import { processEnv, stateDir } from "../paths.ts";
 import {
   corruptionFix,
@@ -22,7 +22,7 @@ export interface OpenedState {
 function stateDirOrFail(): string {
   const dir = stateDir(processEnv, Deno.build.os);
   if (dir === undefined) {
-    throw new CommandFailedError(
+    throw new Problem(
       "cannot tell where the state lives: neither DOCSEARCH_HOME nor HOME is set",
       "set DOCSEARCH_HOME to the state directory",
     );
@@ -30,19 +30,19 @@ function stateDirOrFail(): string {
   return dir;
 }
 
-function openFailure(file: string, error: unknown): CommandFailedError {
-  if (error instanceof StateSchemaTooNewError) return new CommandFailedError(error.message);
+function openFailure(file: string, error: unknown): Problem {
+  if (error instanceof StateSchemaTooNewError) return new Problem(error.message);
   if (error instanceof StateSchemaTooOldError) {
-    return new CommandFailedError(
+    return new Problem(
       `${file}: ${error.message}`,
       "the hook upgrades it in place, keeping everything, at the agent's next event",
     );
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   if (isCorruption(error)) {
-    return new CommandFailedError(`${file} is corrupted (${message})`, corruptionFix(file));
+    return new Problem(`${file} is corrupted (${message})`, corruptionFix(file));
   }
-  return new CommandFailedError(
+  return new Problem(
     `cannot open ${file}: ${message}`,
     "check that the file and its directory exist, belong to you and are writable",
   );

@@ -2,8 +2,8 @@
  * `docsearch-hook search <name|all> <query…>`: ranked passages from the local indexes, with where each comes
  * from.
  */
-import { UsageError } from "../cli/errors.ts";
-import { print } from "../cli/io.ts";
+import { UsageError } from "../errors.ts";
+import { print, printError } from "../cli/io.ts";
 import { formatResults, searchIndexes, targetIndexes } from "../docs/search.ts";
 
 export interface SearchArgs {
@@ -21,7 +21,12 @@ export function run({ positionals, values }: SearchArgs): number {
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
     throw new UsageError(`--limit must be a whole number from 1 to 100, not "${values.limit}"`);
   }
-  const results = searchIndexes(targetIndexes(target), query, limit);
+  const results = searchIndexes(
+    targetIndexes(target),
+    query,
+    limit,
+    (problem, fix) => printError(`docsearch-hook search: ${problem} (skipped; fix: ${fix})`),
+  );
   if (values.json) {
     print(JSON.stringify(results.map(({ score: _, passage: __, ...result }) => result), null, 2));
     return 0;

@@ -4,7 +4,7 @@
  * RIPPERDOC_SESSION_ID), else the most recently active session in this directory.
  */
 import type { DatabaseSync } from "node:sqlite";
-import { CommandFailedError } from "../cli/errors.ts";
+import { Problem } from "../errors.ts";
 import { commandConfig } from "../config/resolve.ts";
 import type { Config } from "../config/types.ts";
 import { type Env, processEnv } from "../paths.ts";
@@ -33,7 +33,7 @@ function byFlag(flag: string, db: DatabaseSync | undefined): SessionChoice {
     return { id: starting[0].id, via: "--session (start of its id)", row: starting[0] };
   }
   if (starting.length > 1) {
-    throw new CommandFailedError(
+    throw new Problem(
       `several sessions start with "${flag}": ${starting.map((s) => s.id).join(", ")}`,
       "give more of the session id",
     );

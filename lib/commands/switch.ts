@@ -3,7 +3,7 @@
  * session only. Exit 0 when done or nothing needed doing (including what the config or `all` keeps off: the
  * message says so), 1 when the name matches nothing or several things, or no session can be found.
  */
-import { CommandFailedError } from "../cli/errors.ts";
+import { Problem } from "../errors.ts";
 import { print } from "../cli/io.ts";
 import type { Config } from "../config/types.ts";
 import { processEnv } from "../paths.ts";
@@ -90,7 +90,7 @@ export function run(verb: SwitchVerb, { values, positionals }: SwitchArgs): numb
   }
   const resolution = resolveSwitch(input, candidates);
   if (resolution.kind === "ambiguous") {
-    throw new CommandFailedError(
+    throw new Problem(
       `several things match "${input}":\n${
         resolution.candidates.map((c) => `  - ${c.name}: ${c.description}`).join("\n")
       }`,
@@ -98,14 +98,14 @@ export function run(verb: SwitchVerb, { values, positionals }: SwitchArgs): numb
     );
   }
   if (resolution.kind === "none") {
-    throw new CommandFailedError(
+    throw new Problem(
       `nothing matches "${input}". What exists:\n${listing(candidates, config)}`,
       `use one of the names above: docsearch-hook ${verb} <name>`,
     );
   }
   const target = resolution.candidate.target;
   if (choice === undefined) {
-    throw new CommandFailedError(`no agent session found for ${Deno.cwd()}`, SESSION_HINT);
+    throw new Problem(`no agent session found for ${Deno.cwd()}`, SESSION_HINT);
   }
   // Closed on the way out, like the hook's: a WAL left behind would be read whole by the next event.
   using store = new StateStore(existing ?? createStateForCommand());

@@ -1,4 +1,5 @@
 /** Where configuration comes from, read as raw text (cheap; validation happens in resolve.ts). */
+import { messageOf } from "../errors.ts";
 import { baseName, dirName, type Env, homeDir, join, type OS } from "../paths.ts";
 
 export interface LayerText {
@@ -81,7 +82,7 @@ export function readLayer(path: string): LayerText {
     if (error instanceof Deno.errors.PermissionDenied) {
       return { path, readError: "permission denied (fix: make it readable by this user)" };
     }
-    return { path, readError: error instanceof Error ? error.message : String(error) };
+    return { path, readError: messageOf(error) };
   }
 }
 

@@ -2,7 +2,7 @@
  * Where the documentation indexes live and what they are called: one SQLite file per index, `<name>.db` in
  * `indexes/` under the state directory, so removing an index is removing its file.
  */
-import { CommandFailedError, UsageError } from "../cli/errors.ts";
+import { InvalidInputError, messageOf, Problem } from "../errors.ts";
 import { join, processEnv, stateDir } from "../paths.ts";
 import { DocsIndex } from "./store.ts";
 
@@ -12,7 +12,7 @@ const os = Deno.build.os;
 export function indexesDir(): string {
   const dir = stateDir(processEnv, os);
   if (dir === undefined) {
-    throw new CommandFailedError("neither DOCSEARCH_HOME nor HOME is set", "set DOCSEARCH_HOME");
+    throw new Problem("neither DOCSEARCH_HOME nor HOME is set", "set DOCSEARCH_HOME");
   }
   return join(os, dir, "indexes");
 }
@@ -22,13 +22,13 @@ export const indexFile = (name: string): string => join(os, indexesDir(), `${nam
 /** The name as given, when it can name an index file on every OS. */
 export function checkIndexName(name: string | undefined): string {
   if (name === undefined) {
-    throw new UsageError("name the index, e.g. docsearch-hook index add gitlab ~/docs/gitlab");
+    throw new InvalidInputError("name the index, e.g. docsearch-hook index add gitlab ~/docs/gitlab");
   }
   if (name.toLowerCase() === "all") {
-    throw new UsageError('"all" cannot name an index: `search all` means every index');
+    throw new InvalidInputError('"all" cannot name an index: `search all` means every index');
   }
   if (!NAME.test(name)) {
-    throw new UsageError(
+    throw new InvalidInputError(
       `"${name}" cannot name an index: use letters, digits, ".", "_" and "-" (up to 64, starting with a letter or digit)`,
     );
   }
@@ -67,7 +67,7 @@ export function indexSummaries(): IndexSummary[] {
     try {
       index = DocsIndex.open(indexFile(name));
     } catch (error) {
-      return { name, problem: (error as Error).message };
+      return { name, problem: messageOf(error) };
     }
     try {
       return {

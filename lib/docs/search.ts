@@ -2,8 +2,7 @@
  * Search across indexes, shared by the `search` command and the MCP server. Every word must match first;
  * when that finds too little, any word may.
  */
-import { CommandFailedError } from "../cli/errors.ts";
-import { printError } from "../cli/io.ts";
+import { messageOf, Problem } from "../errors.ts";
 import { indexFile, indexNames } from "./indexes.ts";
 import { matchExpression, quoted, terms } from "./query.ts";
 import { DocsIndex, type Hit } from "./store.ts";
@@ -17,7 +16,7 @@ export function targetIndexes(target: string): string[] {
   const names = indexNames();
   if (target === "all") return names;
   if (!names.includes(target)) {
-    throw new CommandFailedError(
+    throw new Problem(
       `there is no index ${target}${names.length > 0 ? ` (there are: ${names.join(", ")})` : ""}`,
       "docsearch-hook index add <name> <folder|file|URL>",
     );
@@ -32,26 +31,37 @@ const CANDIDATES = 200;
 /** How much more a passage counts when the query's words are in its page title or headings (all of them: 1.5×). */
 const HEADINGS_BOOST = 0.5;
 
+/**
+ * Hears of an index that is skipped because it cannot be read: what is wrong, and how to fix it. The caller
+ * decides where that goes (a command's stderr, the MCP server's log).
+ */
+export type SkippedIndex = (problem: string, fix: string) => void;
+
 /** The indexes that open; one that does not is the error when asked for alone, else named and skipped. */
-function openIndexes(names: readonly string[]): Map<string, DocsIndex> {
+function openIndexes(names: readonly string[], skipped: SkippedIndex): Map<string, DocsIndex> {
   const open = new Map<string, DocsIndex>();
   for (const name of names) {
     try {
       open.set(name, DocsIndex.open(indexFile(name)));
     } catch (error) {
-      const problem = `the index ${name} cannot be read: ${(error as Error).message}`;
+      const problem = `the index ${name} cannot be read: ${messageOf(error)}`;
       const fix = `docsearch-hook index remove ${name}, then index add it again`;
       // One broken index must not take the others' answers away; asked for alone, it is the answer.
-      if (names.length === 1) throw new CommandFailedError(problem, fix);
-      printError(`docsearch-hook search: ${problem} (skipped; fix: ${fix})`);
+      if (names.length === 1) throw new Problem(problem, fix);
+      skipped(problem, fix);
     }
   }
   return open;
 }
 
 /** The best `limit` passages for `query` in the named indexes, best first. */
-export function searchIndexes(names: readonly string[], query: string, limit: number): Result[] {
-  const indexes = openIndexes(names);
+export function searchIndexes(
+  names: readonly string[],
+  query: string,
+  limit: number,
+  skipped: SkippedIndex = () => {},
+): Result[] {
+  const indexes = openIndexes(names, skipped);
   try {
     const ranked: Result[] = [];
     /** Per index, the expression its candidates were found with: the snippets mark what it matches. */

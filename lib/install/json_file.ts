@@ -3,7 +3,7 @@
  * first (so `--dry-run` can show it and a refusal writes nothing), then written after a backup, atomically,
  * keeping its indentation and line endings.
  */
-import { CommandFailedError } from "../cli/errors.ts";
+import { Problem } from "../errors.ts";
 import { backUp, makeDir, readIfExists, writeAtomically } from "../files.ts";
 import { dirName } from "../paths.ts";
 import { unifiedDiff } from "./diff.ts";
@@ -42,7 +42,7 @@ export function planSettings<M extends JsonChange>(
     return { path, before, after, merge };
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
-    throw new CommandFailedError(`${error.message}; nothing was changed`, error.hint);
+    throw new Problem(`${error.message}; nothing was changed`, error.hint);
   }
 }
 

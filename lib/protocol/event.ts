@@ -3,6 +3,7 @@
  * agent event and zod's import alone would double the start-up time. Anything missing or of the wrong
  * type is treated as absent, and the hook then allows (fails open).
  */
+import { messageOf } from "../errors.ts";
 
 export interface HookEvent {
   hookEventName: string;
@@ -158,7 +159,7 @@ export async function readStdin(
         ])
         : reader.read(buffer));
     } catch (error) {
-      return { ok: false, problem: `cannot read stdin: ${error instanceof Error ? error.message : error}` };
+      return { ok: false, problem: `cannot read stdin: ${messageOf(error)}` };
     } finally {
       idle?.cancel();
     }

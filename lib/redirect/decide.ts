@@ -2,6 +2,7 @@
  * The redirect decision as a function of the request, the config, the session's state and the
  * clock. State access is injected; when it fails the hook still denies, it just cannot remember.
  */
+import { messageOf } from "../errors.ts";
 import type { Config } from "../config/types.ts";
 import { hash53 } from "../hash.ts";
 import { type Match, matchRequest } from "../match/match.ts";
@@ -29,10 +30,6 @@ export function buildDenial(
   options: GuidanceOptions,
 ): string {
   return denyOutput(denyReason(request, matches, options), denyContext(matches));
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -65,7 +62,7 @@ export function decideRedirect(
       }, now - ttlMs);
       if (outcome === "retry") return { action: "allow", why: "escape-hatch", matches, requestKey };
     } catch (error) {
-      stateProblem = describe(error);
+      stateProblem = messageOf(error);
     }
   }
   const output = buildDenial(request, matches, {
