@@ -13,6 +13,7 @@ import { createRedactor, SECRET_FILE_TAG } from "../lib/capture/redact.ts";
 import { excerpt, summarize } from "../lib/capture/summary.ts";
 import { type CaptureConfig, type Config, DEFAULT_CAPTURE } from "../lib/config/types.ts";
 import { type HookEvent, parseHookEvent } from "../lib/protocol/event.ts";
+import { EVENTS } from "../lib/protocol/events.ts";
 import type { RedirectDecision } from "../lib/redirect/decide.ts";
 import type { WebRequest } from "../lib/redirect/request.ts";
 import { config, database } from "./helpers.ts";
@@ -1063,4 +1064,19 @@ Deno.test("eventRecord: capture disabled stores no observation, but the session 
     },
   });
   assertEquals([denied.observation, denied.denied?.requestKey], [undefined, "k"]);
+});
+
+Deno.test("eventRecord: the event table's captured events become observations, the others only touch the session", () => {
+  for (const [name, spec] of Object.entries(EVENTS)) {
+    // A file edit, never dropped as noise, for the events about a tool.
+    const event = hookEvent({
+      hook_event_name: name,
+      tool_name: "Write",
+      tool_input: { file_path: "/home/u/project/a.ts", content: "x" },
+      error: "disk full",
+    });
+    const touched = record(event);
+    assertEquals(touched.observation !== undefined, spec.captured, name);
+    assertEquals(touched.session.sessionId, "abc123", name);
+  }
 });

@@ -25,14 +25,13 @@ import {
   hookCommand,
   layoutOf,
   ourCommand,
-  REGISTRATIONS,
   type Scope,
   SCOPES,
   type Settings,
   settingsPath,
   withRegistration,
 } from "../lib/install/settings.ts";
-import { config, database, readFixture } from "./helpers.ts";
+import { CLAUDE_EVENTS, config, database, readFixture } from "./helpers.ts";
 
 // ---- the made-up machine -------------------------------------------------------------------------------
 
@@ -140,8 +139,6 @@ const named = (checks: readonly Check[], name: string): Check => {
   assertEquals(found.length, 1, `one check named "${name}" in ${JSON.stringify(checks, null, 2)}`);
   return found[0];
 };
-
-const CLAUDE_EVENTS = REGISTRATIONS.map((registration) => registration.event);
 
 /** The events a message names, as whole words (so "Stop" is not found in "SubagentStop"). */
 const eventsNamed = (message: string) =>

@@ -2,27 +2,16 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { type Config, type Database, DEFAULT_CAPTURE, DEFAULT_CONTEXT } from "../lib/config/types.ts";
 import { fileUrlPath } from "../lib/paths.ts";
+import { registrationsFor } from "../lib/protocol/events.ts";
 
 /** The checkout, with a trailing separator; a real path on Windows too (no "/C:/", no %20). */
 export const ROOT = fileUrlPath(new URL("../", import.meta.url), Deno.build.os);
 export const fixture = (path: string): string => `${ROOT}fixtures/${path}`;
 export const readFixture = (path: string): string => Deno.readTextFileSync(fixture(path));
 
-/** The events install registers for Claude Code, as the issue names them; Ripperdoc has no PostToolUseFailure. */
-export const CLAUDE_EVENTS: readonly string[] = [
-  "PreToolUse",
-  "UserPromptSubmit",
-  "SessionStart",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "Stop",
-  "SubagentStop",
-  "PreCompact",
-  "SessionEnd",
-];
-export const RIPPERDOC_EVENTS: readonly string[] = CLAUDE_EVENTS.filter((event) =>
-  event !== "PostToolUseFailure"
-);
+/** The events install registers for each agent, from the event table. */
+export const CLAUDE_EVENTS: readonly string[] = registrationsFor("claude").map((r) => r.event);
+export const RIPPERDOC_EVENTS: readonly string[] = registrationsFor("ripperdoc").map((r) => r.event);
 
 /** Whether anything (a dangling link too) stands at `path`. */
 export async function exists(path: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 /** The hook as a function of its input and injected environment, without a process. */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { type HookDeps, hookOutput } from "../lib/commands/hook.ts";
+import { AGENTS, EVENTS, registrationsFor } from "../lib/protocol/events.ts";
 import type { HookOutput } from "../lib/protocol/output.ts";
 import type { EventRecord } from "../lib/state/store.ts";
 import { type Feature, NO_SWITCHES, type SessionSwitches } from "../lib/switches/switches.ts";
@@ -159,4 +160,36 @@ Deno.test("hook core: the session's switches hold when the write lock is busy an
     stderr: "docsearch-hook: state unavailable, PreToolUse not recorded: database is locked",
   });
   assertEquals(calls, ["close"], "a failed write closes the state too");
+});
+
+Deno.test("hook core: the wait for the state's lock fits every timeout the agent waits out, and is longer only in the background", async () => {
+  const waits = new Map<string, number | undefined>();
+  for (const name of Object.keys(EVENTS)) {
+    // A web tool's call, for PreToolUse to get as far as the state.
+    const text = JSON.stringify({
+      hook_event_name: name,
+      session_id: "s",
+      tool_name: "WebSearch",
+      tool_input: { query: "gitlab ci" },
+    });
+    await hookOutput(input(text), seed, {
+      ...deps({ HOME: "/nowhere" }),
+      openState: (_dir, options) => {
+        waits.set(name, options.busyTimeoutMs);
+        return Promise.reject(new Error("no state in this test"));
+      },
+    });
+  }
+  assertEquals([...waits.keys()], Object.keys(EVENTS));
+  for (const agent of AGENTS) {
+    for (const r of registrationsFor(agent)) {
+      ok(waits.get(r.event)! < r.timeout * 1000, `${agent} ${r.event}: ${waits.get(r.event)} ms`);
+    }
+  }
+  // Where the agent can run a hook in the background, the rest is waited for: all the same short wait.
+  const claude = registrationsFor("claude");
+  const waited = claude.filter((r) => !r.async).map((r) => waits.get(r.event)!);
+  const background = claude.filter((r) => r.async).map((r) => waits.get(r.event)!);
+  assertEquals(new Set(waited).size, 1, `${waited}`);
+  ok(background.length > 0 && background.every((ms) => ms > waited[0]), `${background} after ${waited}`);
 });

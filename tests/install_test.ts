@@ -6,6 +6,7 @@
 import { deepStrictEqual as assertEquals, match, ok, throws } from "node:assert/strict";
 import { unifiedDiff } from "../lib/install/diff.ts";
 import {
+  type Agent,
   checkRewritable,
   formatSettings,
   hookCommand,
@@ -24,7 +25,7 @@ import { commandLine, shellWords } from "../lib/install/shell.ts";
 /** Just the words, without the spans and the compound flag. */
 const wordsOf = (line: string): string[] => [...shellWords(line)];
 import { baseName, dirName, type Env, resolvePath } from "../lib/paths.ts";
-import { CLAUDE_EVENTS, RIPPERDOC_EVENTS, runProgram } from "./helpers.ts";
+import { runProgram } from "./helpers.ts";
 
 const envOf = (vars: Record<string, string>): Env => (name) => vars[name];
 
@@ -355,34 +356,49 @@ function handlersOf(settings: Settings, command: string) {
   );
 }
 
+interface Entry {
+  matcher?: string;
+  timeout: number;
+  async?: true;
+}
+
 /**
- * The agent waits for these: they answer (deny, context), or record the end of a turn, a subagent or the
- * session, which `claude -p` would kill in the background as it exits. The rest record in the background.
+ * What install must write for Claude Code, pinned here rather than read from the event table. The agent waits
+ * for the answers (deny, context), and for the end of a turn, a subagent or the session, which `claude -p`
+ * would kill in the background as it exits: 10 s, SessionEnd within the 1.5 s Claude Code gives all SessionEnd
+ * hooks. The rest record in the background, 30 s.
  */
-const WAITED_FOR = ["PreToolUse", "UserPromptSubmit", "SessionStart", "Stop", "SubagentStop", "SessionEnd"];
-/** README: 10 s where the agent waits, 30 s in the background, SessionEnd within Claude Code's 1.5 s. */
-const timeoutOf = (event: string) => event === "SessionEnd" ? 1 : WAITED_FOR.includes(event) ? 10 : 30;
-const MATCHERS: Record<string, string> = {
-  PreToolUse: "WebSearch|WebFetch",
-  PostToolUse: "*",
-  PostToolUseFailure: "*",
+const CLAUDE_ENTRIES: Record<string, Entry> = {
+  PreToolUse: { matcher: "WebSearch|WebFetch", timeout: 10 },
+  UserPromptSubmit: { timeout: 10 },
+  SessionStart: { timeout: 10 },
+  PostToolUse: { matcher: "*", timeout: 30, async: true },
+  PostToolUseFailure: { matcher: "*", timeout: 30, async: true },
+  Stop: { timeout: 10 },
+  SubagentStop: { timeout: 10 },
+  PreCompact: { timeout: 30, async: true },
+  SessionEnd: { timeout: 1 },
 };
 
+/** Ripperdoc has no PostToolUseFailure, and runs every hook in turn. */
+const entriesFor = (agent: Agent): Record<string, Entry> =>
+  agent === "claude" ? CLAUDE_ENTRIES : Object.fromEntries(
+    Object.entries(CLAUDE_ENTRIES)
+      .filter(([event]) => event !== "PostToolUseFailure")
+      .map(([event, { async: _, ...entry }]) => [event, entry]),
+  );
+
 /** Our registration, one group of its own per event, exactly as the agent needs it. */
-function checkRegistration(settings: Settings, command: string, agent: "claude" | "ripperdoc") {
+function checkRegistration(settings: Settings, command: string, agent: Agent) {
+  const expected = entriesFor(agent);
   const ours = handlersOf(settings, command);
-  const events = agent === "claude" ? CLAUDE_EVENTS : RIPPERDOC_EVENTS;
-  assertEquals(ours.map((o) => o.event).sort(), [...events].sort());
+  assertEquals(ours.map((o) => o.event).sort(), Object.keys(expected).sort());
   for (const { event, group, handler } of ours) {
+    const { matcher, ...entry } = expected[event];
     assertEquals(group.hooks.length, 1, event);
-    assertEquals(group.matcher, MATCHERS[event], event);
-    assertEquals("matcher" in group, event in MATCHERS, `${event}: matcher key`);
-    assertEquals(handler.type, "command", event);
-    assertEquals(handler.timeout, timeoutOf(event), `${event}: timeout`);
-    if (agent === "ripperdoc" || WAITED_FOR.includes(event)) ok(!("async" in handler), `${event}: async`);
-    else assertEquals(handler.async, true, `${event}: async`);
-    const known = ["type", "command", "timeout", "async"];
-    ok(Object.keys(handler).every((key) => known.includes(key)), `${event}: ${JSON.stringify(handler)}`);
+    assertEquals(group.matcher, matcher, event);
+    assertEquals("matcher" in group, matcher !== undefined, `${event}: matcher key`);
+    assertEquals(handler, { type: "command", command, ...entry }, event);
   }
 }
 
@@ -391,7 +407,7 @@ Deno.test("withRegistration: the 9 Claude Code events into empty settings", () =
   assertEquals(merge.changed, true);
   assertEquals(merge.removed, 0);
   checkRegistration(merge.settings, COMMAND, "claude");
-  assertEquals(Object.keys(hooksOf(merge.settings)).sort(), [...CLAUDE_EVENTS].sort());
+  assertEquals(Object.keys(hooksOf(merge.settings)).sort(), Object.keys(CLAUDE_ENTRIES).sort());
   assertEquals(Object.keys(merge.settings), ["hooks"]);
 });
 
@@ -528,14 +544,14 @@ Deno.test("withRegistration: our handler in a group with the user's handler: the
 /** What install wrote before Stop, SubagentStop and SessionEnd were waited for: all capture async, 30 s. */
 function olderInstall(command: string): Settings {
   const entry = (event: string): GroupShape => ({
-    ...(event in MATCHERS ? { matcher: MATCHERS[event] } : {}),
+    ...(CLAUDE_ENTRIES[event].matcher === undefined ? {} : { matcher: CLAUDE_ENTRIES[event].matcher }),
     hooks: [
       ["PreToolUse", "UserPromptSubmit", "SessionStart"].includes(event)
         ? { type: "command", command, timeout: 10 }
         : { type: "command", command, timeout: 30, async: true },
     ],
   });
-  const hooks = Object.fromEntries(CLAUDE_EVENTS.map((event) => [event, [entry(event)]]));
+  const hooks = Object.fromEntries(Object.keys(CLAUDE_ENTRIES).map((event) => [event, [entry(event)]]));
   // The user's own hooks around ours, so that "in place" means something.
   hooks.Stop.unshift({ hooks: [{ type: "command", command: "notify-send done" }] });
   hooks.SessionEnd.push({ hooks: [{ type: "command", command: "~/bin/archive.sh", timeout: 5 }] });
@@ -635,11 +651,11 @@ Deno.test("registrationsIn lists our handlers with their event and matcher, and 
   const found = registrationsIn(withRegistration(userSettings(), COMMAND, "claude").settings);
   assertEquals(
     found.map((f) => f.event).sort(),
-    [...CLAUDE_EVENTS].sort(),
+    Object.keys(CLAUDE_ENTRIES).sort(),
   );
   for (const f of found) {
     assertEquals(f.command, COMMAND);
-    assertEquals(f.matcher, MATCHERS[f.event], f.event);
+    assertEquals(f.matcher, CLAUDE_ENTRIES[f.event].matcher, f.event);
     assertEquals(f.ours, { program: "/home/me/.local/bin/docsearch-hook" });
   }
   const checkout = "'/opt/d/deno' run -A --quiet '--config=/s p/deno.json' '/s p/main.ts' hook";

@@ -20,17 +20,6 @@ export interface Observation {
 
 export type Capture = { kind: "store"; observation: Observation } | { kind: "drop"; reason: string };
 
-/** The events that become observations; anything else only touches the session. */
-export const CAPTURED_EVENTS = new Set([
-  "PostToolUse",
-  "PostToolUseFailure",
-  "Stop",
-  "SubagentStop",
-  "PreCompact",
-  "SessionStart",
-  "SessionEnd",
-]);
-
 /** The hard cap on one observation's stored text, whatever the agent sent. */
 export const MAX_SUMMARY_CHARS = 2000;
 const MAX_NAME_CHARS = 200;

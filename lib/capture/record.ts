@@ -3,10 +3,11 @@ import type { Config } from "../config/types.ts";
 import type { Env } from "../paths.ts";
 import type { HookEvent } from "../protocol/event.ts";
 import { stringField } from "../protocol/event.ts";
+import { eventSpec } from "../protocol/events.ts";
 import type { RedirectDecision } from "../redirect/decide.ts";
 import { requestTarget, type WebRequest } from "../redirect/request.ts";
 import type { EventRecord } from "../state/store.ts";
-import { CAPTURED_EVENTS, decisionObservation, type Observation, observe } from "./observe.ts";
+import { decisionObservation, type Observation, observe } from "./observe.ts";
 import type { Redactor } from "./redact.ts";
 
 const DAY_MS = 86_400_000;
@@ -49,7 +50,7 @@ export function eventRecord(input: RecordInput): EventRecord {
   const capture = config.capture;
   let observation: Observation | undefined;
   if (capture.enabled && input.redirect !== undefined) observation = decisionOf(input);
-  else if (capture.enabled && CAPTURED_EVENTS.has(name)) {
+  else if (capture.enabled && eventSpec(name)?.captured) {
     const captured = observe(event, capture, input.redactor);
     if (captured.kind === "store") observation = captured.observation;
   }

@@ -19,6 +19,7 @@ import {
   type StdinRead,
   stringField,
 } from "../protocol/event.ts";
+import { type EventSpec, eventSpec } from "../protocol/events.ts";
 import { ALLOW, contextOutput, type HookOutput } from "../protocol/output.ts";
 import {
   decideRedirect,
@@ -64,25 +65,10 @@ export const processDeps: HookDeps = {
 
 /**
  * How long the hook waits for another process's lock on the state before it gives up on this event: short
- * where the agent waits for the answer, longer for capture, which the agent runs asynchronously, so that a
- * burst of parallel tool calls on a busy machine queues up instead of losing events.
+ * where the agent waits for the hook, longer for capture it runs in the background, so that a burst of
+ * parallel tool calls on a busy machine queues up instead of losing events.
  */
-const WAIT_MS = { answered: 500, captured: 3000 };
-const ANSWERED = new Set(["PreToolUse", "SessionStart", "UserPromptSubmit"]);
-
-/** The agent events the hook knows; anything else is a no-op that touches nothing. */
-const KNOWN_EVENTS = new Set([
-  "SessionStart",
-  "SessionEnd",
-  "UserPromptSubmit",
-  "PreToolUse",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "Notification",
-  "Stop",
-  "SubagentStop",
-  "PreCompact",
-]);
+const WAIT_MS = { sync: 500, background: 3000 };
 
 function configNote(config: Config): string | undefined {
   const [first, ...rest] = config.problems;
@@ -97,7 +83,7 @@ function describe(error: unknown): string {
 }
 
 async function openAccess(
-  event: string,
+  spec: EventSpec,
   dir: string | undefined,
   deps: HookDeps,
   notes: (string | undefined)[],
@@ -107,7 +93,7 @@ async function openAccess(
     return {
       state: await deps.openState(dir, {
         onCorrupt: (movedTo) => notes.push(`state database was corrupt, moved to ${movedTo}`),
-        busyTimeoutMs: ANSWERED.has(event) ? WAIT_MS.answered : WAIT_MS.captured,
+        busyTimeoutMs: spec.sync ? WAIT_MS.sync : WAIT_MS.background,
       }),
     };
   } catch (error) {
@@ -133,7 +119,9 @@ function injectedContext(event: HookEvent, view: SessionView): string | undefine
  */
 async function handle(event: HookEvent, configFlag: string | undefined, deps: HookDeps): Promise<HookOutput> {
   const name = event.hookEventName;
-  if (!KNOWN_EVENTS.has(name)) return ALLOW;
+  // Anything the table does not know is a no-op that touches nothing.
+  const spec = eventSpec(name);
+  if (spec === undefined) return ALLOW;
   const request = name === "PreToolUse" ? webRequestFrom(event.toolName, event.toolInput) : undefined;
   if (name === "PreToolUse" && request === undefined) return ALLOW;
   const now = deps.now();
@@ -142,7 +130,7 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
   const config = await loadConfig(location, dir, deps.os, now);
   const notes = [configNote(config)];
   const redactor = createRedactor(config.capture.redactPatterns, config.capture.excludeFiles);
-  const access = await openAccess(name, dir, deps, notes);
+  const access = await openAccess(spec, dir, deps, notes);
   const decide = (view: SessionView, stateAccess: StateAccess) =>
     request && view.redirect
       ? decideRedirect(request, event.sessionId, view.config, stateAccess, now, redactor.redact)

@@ -4,18 +4,15 @@
  */
 import type { Config } from "../config/types.ts";
 import {
-  type Agent,
   AGENT_NAMES,
   type Found,
-  inBackground,
   type OurCommand,
   parseSettings,
-  type Registration,
-  registrationsFor,
   registrationsIn,
   type Scope,
   SettingsError,
 } from "../install/settings.ts";
+import { type Agent, BACKGROUND_HOOKS, type Registration, registrationsFor } from "../protocol/events.ts";
 
 export type Status = "ok" | "warn" | "fail";
 
@@ -188,8 +185,8 @@ function staleEntries(
   for (const entry of found) {
     const registration = registrations.find((r) => r.event === entry.event);
     if (registration === undefined) continue;
-    // Ripperdoc has no `async`: whatever an entry says about it changes nothing there.
-    if (agent === "claude" && (entry.async === true) !== inBackground(registration, agent)) {
+    // An agent without background hooks (Ripperdoc) ignores `async`: what an entry says about it changes nothing.
+    if (BACKGROUND_HOOKS[agent] && (entry.async === true) !== registration.async) {
       (entry.async === true ? background : waited).push(entry.event);
     }
     if (entry.timeout !== registration.timeout) {

@@ -7,10 +7,11 @@ import { z } from "zod";
 import { inexactNumber, jsonPath, lineAndColumn, syntaxProblem } from "../json_problems.ts";
 import { baseName, claudeUserDir, type Env, homeDir, join, type OS } from "../paths.ts";
 import { ARTIFACT_ENTRY } from "../program.ts";
+import { type Agent, AGENTS, type Registration, registrationsFor } from "../protocol/events.ts";
 import { commandLine, shellWords } from "./shell.ts";
 
-export const AGENTS = ["claude", "ripperdoc"] as const;
-export type Agent = typeof AGENTS[number];
+/** The agents and what each gets registered come from the event table; the settings modules use them here. */
+export { type Agent, AGENTS, registrationsFor };
 export const SCOPES = ["user", "project", "local"] as const;
 export type Scope = typeof SCOPES[number];
 
@@ -36,41 +37,6 @@ export function settingsPath(
     return join(os, projectDir, ".ripperdoc", scope === "project" ? "hooks.json" : "hooks.local.json");
   }
   return home ? join(os, home, ".ripperdoc", "hooks.json") : undefined;
-}
-
-export interface Registration {
-  event: string;
-  matcher?: string;
-  /** Seconds: only for a hook that hangs, since the hook gives up on a busy state database by itself. */
-  timeout: number;
-  /** Capture only: the agent need not wait, where it can run a hook in the background. */
-  background: boolean;
-  /** Agents without the event get no entry for it. */
-  claudeOnly?: boolean;
-}
-
-/**
- * The agent waits for the answers, so their timeouts are short. Capture runs in the background where the
- * agent always has more to do after the event (a model call follows a tool call or a compaction). The ends
- * of a turn, a subagent and the session are waited for instead, tens of milliseconds each: `claude -p` kills
- * background hooks still running when it exits, so headless sessions would lose their end. SessionEnd's
- * timeout stays under the 1.5 s Claude Code gives all SessionEnd hooks together: a longer one raises that
- * budget, which every exit would then wait out when the hook is stuck.
- */
-export const REGISTRATIONS: readonly Registration[] = [
-  { event: "PreToolUse", matcher: "WebSearch|WebFetch", timeout: 10, background: false },
-  { event: "UserPromptSubmit", timeout: 10, background: false },
-  { event: "SessionStart", timeout: 10, background: false },
-  { event: "PostToolUse", matcher: "*", timeout: 30, background: true },
-  { event: "PostToolUseFailure", matcher: "*", timeout: 30, background: true, claudeOnly: true },
-  { event: "Stop", timeout: 10, background: false },
-  { event: "SubagentStop", timeout: 10, background: false },
-  { event: "PreCompact", timeout: 30, background: true },
-  { event: "SessionEnd", timeout: 1, background: false },
-];
-
-export function registrationsFor(agent: Agent): Registration[] {
-  return REGISTRATIONS.filter((registration) => agent === "claude" || !registration.claudeOnly);
 }
 
 /** `<program words> hook`, quoted for the agent's shell on `os`. */
@@ -271,16 +237,12 @@ function dropEmptied(settings: Settings, emptied: Iterable<string>): Settings {
   return settings;
 }
 
-/** Whether install marks the entry `async`: only Claude Code knows it; Ripperdoc runs every hook in turn. */
-export const inBackground = (registration: Registration, agent: Agent): boolean =>
-  registration.background && agent === "claude";
-
-function handlerFor(registration: Registration, command: string, agent: Agent): Handler {
+function handlerFor(registration: Registration, command: string): Handler {
   return {
     type: "command",
     command,
     timeout: registration.timeout,
-    ...(inBackground(registration, agent) ? { async: true } : {}),
+    ...(registration.async ? { async: true } : {}),
   };
 }
 
@@ -307,7 +269,7 @@ export function withRegistration(settings: Settings, command: string, agent: Age
     const line = [before, command, after].filter(Boolean).join(" ");
     const group: Group = {
       ...(registration.matcher === undefined ? {} : { matcher: registration.matcher }),
-      hooks: [handlerFor(registration, line, agent)],
+      hooks: [handlerFor(registration, line)],
     };
     const groups = hooks[registration.event] ??= [];
     groups.splice(at.get(registration.event) ?? groups.length, 0, group);

@@ -1,5 +1,6 @@
 /** Read-only queries behind `log` and `stats`: plain rows, no formatting. */
 import type { DatabaseSync } from "node:sqlite";
+import { eventSpec } from "../protocol/events.ts";
 import { sessionKey } from "./session_key.ts";
 
 export interface ObservationRow {
@@ -49,8 +50,9 @@ export interface StatsRows {
 }
 
 const MAX_UNMATCHED = 5000;
-/** Events the agent waits on for injected context. */
-const CONTEXT_EVENTS = new Set(["SessionStart", "UserPromptSubmit"]);
+type Latency = keyof StatsRows["latency"];
+/** Where a run's time counts: by what the hook answered, else as capture (the event is only recorded). */
+const latencyOf = (event: string): Latency => eventSpec(event)?.answer ?? "capture";
 
 export function statsRows(db: DatabaseSync, since: number): StatsRows {
   const all = <T>(sql: string, ...params: (number | string)[]) =>
@@ -61,6 +63,7 @@ export function statsRows(db: DatabaseSync, since: number): StatsRows {
            FROM redirects WHERE at >= ? GROUP BY session, request_key, at)`,
   ).get(since) as { denied: number; followed: number; escaped: number };
   const runs = all<{ event: string; ms: number }>("SELECT event, ms FROM hook_runs WHERE at >= ?", since);
+  const msOf = (latency: Latency) => runs.filter((r) => latencyOf(r.event) === latency).map((r) => r.ms);
   return {
     byDatabase: all<DatabaseRedirects>(
       `SELECT database, count(*) AS denied, count(followed_at) AS followed, count(escaped_at) AS escaped
@@ -87,10 +90,6 @@ export function statsRows(db: DatabaseSync, since: number): StatsRows {
     observations:
       (db.prepare("SELECT count(*) AS n FROM observations WHERE at >= ?").get(since) as { n: number })
         .n,
-    latency: {
-      decision: runs.filter((r) => r.event === "PreToolUse").map((r) => r.ms),
-      context: runs.filter((r) => CONTEXT_EVENTS.has(r.event)).map((r) => r.ms),
-      capture: runs.filter((r) => r.event !== "PreToolUse" && !CONTEXT_EVENTS.has(r.event)).map((r) => r.ms),
-    },
+    latency: { decision: msOf("decision"), context: msOf("context"), capture: msOf("capture") },
   };
 }

@@ -14,6 +14,7 @@
  */
 import { parseArgs } from "node:util";
 import { hookCommand } from "../../lib/install/settings.ts";
+import { eventSpec } from "../../lib/protocol/events.ts";
 import {
   CLAUDE_EVENTS,
   ROOT,
@@ -36,9 +37,6 @@ const { values } = parseArgs({
 });
 const RUNS = Number(values.runs);
 const API_DELAY_MS = Number(values["api-delay-ms"]);
-
-/** The events the agent waits for in every version: the answers. */
-const ANSWERS = ["PreToolUse", "UserPromptSubmit", "SessionStart"];
 
 /** What must be recorded for a session to count as whole. */
 const ENDS = ["Stop", "SessionEnd"];
@@ -93,7 +91,8 @@ async function makeOlder(path: string): Promise<void> {
     hooks: Record<string, { hooks: Handler[] }[]>;
   };
   for (const [event, groups] of Object.entries(settings.hooks)) {
-    if (ANSWERS.includes(event)) continue;
+    // The answers were waited for in every version.
+    if (eventSpec(event)?.answer !== undefined) continue;
     for (const handler of groups.flatMap((group) => group.hooks)) {
       Object.assign(handler, { timeout: 30, async: true });
     }
