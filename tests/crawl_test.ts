@@ -12,9 +12,16 @@ import {
   type CrawlReport,
   crawlScope,
   DEFAULT_CRAWL,
+  FailureStreak,
   pageUrl,
   SiteUnreachableError,
 } from "../lib/docs/crawl.ts";
+import { conditional, requester } from "../lib/docs/crawl_fetch.ts";
+import { Frontier } from "../lib/docs/crawl_frontier.ts";
+import { readPage, responseAction } from "../lib/docs/crawl_page.ts";
+import { countsLine, progressDue, resumeLine, sitemapLine } from "../lib/docs/crawl_progress.ts";
+import { linksToFollow } from "../lib/docs/crawl_scope.ts";
+import { sitemapLocs } from "../lib/docs/crawl_site.ts";
 import { decodeHtml, readHtml } from "../lib/docs/html.ts";
 import { matchExpression } from "../lib/docs/query.ts";
 import { parseRobots } from "../lib/docs/robots.ts";
@@ -409,7 +416,7 @@ Deno.test("parseRobots: paths are compared percent-encoded (RFC 9309 §2.2.2's e
 });
 
 // ---------------------------------------------------------------------------------------------------------
-// crawlScope and pageUrl
+// crawlScope, pageUrl and linksToFollow
 
 Deno.test("crawlScope: the start URL's origin, under its folder; not images, styles, scripts or archives", () => {
   const scope = crawlScope(new URL("http://docs.test/docs/"));
@@ -484,6 +491,213 @@ Deno.test("pageUrl: resolved against the page, no fragment, http(s) only, junk i
   assertEquals(href("javascript:void(0)"), undefined);
   assertEquals(href("ftp://docs.test/file"), undefined);
   assertEquals(href("http://[not-a-host/"), undefined);
+});
+
+Deno.test("linksToFollow: a page's links resolved against it, in scope, without fragments", () => {
+  const base = new URL("http://docs.test/docs/guide/index.html");
+  assertEquals(
+    linksToFollow(
+      [
+        "install.html#linux",
+        "../api.html",
+        "/blog/post.html",
+        "logo.png",
+        "mailto:x@docs.test",
+        "http://[x/",
+        "",
+      ],
+      base,
+      crawlScope(START),
+    ),
+    ["http://docs.test/docs/guide/install.html", "http://docs.test/docs/api.html", base.href],
+  );
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// The parts of a crawl: requests, answers, pages, the queue, progress
+
+Deno.test("requester: 429 and 5xx retried after each delay, the last answer kept; errors thrown after the last try", async () => {
+  const sleeps: number[] = [];
+  const sleep = (ms: number) => {
+    sleeps.push(ms);
+    return Promise.resolve();
+  };
+  const policy = { timeoutMs: 1000, retryDelaysMs: [7, 11] };
+  const statuses = [503, 429, 502];
+  const busy = requester(
+    () => Promise.resolve(new Response(null, { status: statuses.shift() })),
+    sleep,
+    policy,
+  );
+  assertEquals((await busy(START)).status, 502);
+  assertEquals(sleeps, [7, 11]);
+
+  sleeps.length = 0;
+  let tries = 0;
+  const refused = requester(() => Promise.reject(new TypeError(`refused ${++tries}`)), sleep, policy);
+  await rejects(refused(START), /^TypeError: refused 3$/);
+  assertEquals(sleeps, [7, 11]);
+
+  // A 404 or a redirect is an answer: not asked again.
+  sleeps.length = 0;
+  const gone = requester(() => Promise.resolve(new Response(null, { status: 404 })), sleep, policy);
+  assertEquals((await gone(START)).status, 404);
+  assertEquals(sleeps, []);
+});
+
+Deno.test("conditional: an ETag asks If-None-Match, anything else If-Modified-Since, nothing read before nothing", () => {
+  assertEquals(conditional('"abc"'), { "if-none-match": '"abc"' });
+  assertEquals(conditional('W/"abc"'), { "if-none-match": 'W/"abc"' });
+  assertEquals(conditional("Wed, 21 Oct 2015 07:28:00 GMT"), {
+    "if-modified-since": "Wed, 21 Oct 2015 07:28:00 GMT",
+  });
+  assertEquals(conditional(undefined), {});
+});
+
+Deno.test("responseAction: what each answer means for the page asked for", () => {
+  const url = new URL(`${ORIGIN}/docs/page`);
+  const action = (status: number, headers: Record<string, string> = {}, at = url) =>
+    responseAction({ status, headers: new Headers(headers) }, at, crawlScope(START), 3);
+  assertEquals(action(503), { do: "fail", why: "HTTP 503", note: "HTTP 503, after 3 tries" });
+  assertEquals(action(429).do, "fail");
+  assertEquals(action(304), { do: "unchanged" });
+  assertEquals(action(301, { location: "new.html#x" }), {
+    do: "redirect",
+    target: new URL(`${ORIGIN}/docs/new.html`),
+  });
+  assertEquals(action(302, { location: "/blog/" }), {
+    do: "skip",
+    note: `redirects off-site to ${ORIGIN}/blog/`,
+  });
+  assertEquals(action(307, { location: "http://elsewhere.test/docs/page" }), {
+    do: "skip",
+    note: "redirects off-site to http://elsewhere.test/docs/page",
+  });
+  assertEquals(action(308, { location: "mailto:x@docs.test" }), {
+    do: "skip",
+    note: "redirects off-site to nowhere",
+  });
+  assertEquals(action(404), { do: "skip", note: "HTTP 404" });
+  assertEquals(action(200, { "content-type": "text/html; charset=utf-8" }), { do: "read", kind: "html" });
+  assertEquals(action(200, { "content-type": "application/xhtml+xml" }), { do: "read", kind: "html" });
+  assertEquals(action(200, { "content-type": "text/markdown" }), { do: "read", kind: "markdown" });
+  // A Markdown file served as text/plain (or untyped) is still Markdown.
+  assertEquals(action(200, { "content-type": "text/plain" }, new URL(`${ORIGIN}/docs/a.md`)), {
+    do: "read",
+    kind: "markdown",
+  });
+  assertEquals(action(200, {}, new URL(`${ORIGIN}/docs/a.mdx`)), { do: "read", kind: "markdown" });
+  assertEquals(action(200, { "content-type": "text/plain" }), { do: "read", kind: "text" });
+  assertEquals(action(200, { "content-type": "image/png" }), { do: "skip", note: "not a page (image/png)" });
+  assertEquals(action(200), { do: "skip", note: "not a page (no type)" });
+});
+
+Deno.test("readPage: chunks, links and a stamp of the body's hash and the validator; the URL names an untitled page", () => {
+  const body = new TextEncoder().encode('<p>Text. <a href="b.html">B</a></p>');
+  const page = readPage(
+    body,
+    "html",
+    new URL(`${ORIGIN}/docs/caf%C3%A9%20menu.html`),
+    new Headers({ etag: '"v1"', "last-modified": "Wed, 21 Oct 2015 07:28:00 GMT" }),
+  );
+  if ("skipped" in page) throw new Error(page.skipped);
+  assertEquals([page.title, page.links, page.stamp.size, page.stamp.validator], [
+    "café menu.html",
+    ["b.html"],
+    body.length,
+    '"v1"',
+  ]);
+  const again = readPage(body, "html", new URL(`${ORIGIN}/docs/100%.html`), new Headers());
+  if ("skipped" in again) throw new Error(again.skipped);
+  // Same body, same version; a stray "%" names the page as written; no validator without headers.
+  assertEquals([again.title, again.stamp.version, again.stamp.validator], [
+    "100%.html",
+    page.stamp.version,
+    undefined,
+  ]);
+  // The site's root has no last path segment: its host names it.
+  const root = readPage(new TextEncoder().encode("Hi."), "text", new URL(ORIGIN), new Headers());
+  assertEquals("skipped" in root ? root : root.title, "docs.test");
+  assertEquals(readPage(new Uint8Array([0]), "text", START, new Headers()), { skipped: "binary" });
+});
+
+Deno.test("sitemapLocs: a urlset's pages and a sitemap index's sitemaps, trimmed", () => {
+  assertEquals(
+    sitemapLocs(
+      `<urlset><url><loc> ${ORIGIN}/docs/a.html </loc></url><url><loc>/docs/b.html</loc></url></urlset>`,
+    ),
+    { sitemaps: [], pages: [`${ORIGIN}/docs/a.html`, "/docs/b.html"] },
+  );
+  assertEquals(sitemapLocs(`<sitemapindex><sitemap><loc>${ORIGIN}/a.xml</loc></sitemap></sitemapindex>`), {
+    sitemaps: [`${ORIGIN}/a.xml`],
+    pages: [],
+  });
+  assertEquals(sitemapLocs("not xml at all"), { sitemaps: [], pages: [] });
+});
+
+Deno.test("Frontier: batches oldest first, never past the page limit; a pass that did not end is resumed", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "docsearch-frontier-" });
+  const index = DocsIndex.open(`${dir}/site.db`);
+  try {
+    const frontier = new Frontier(index, crawlScope(START));
+    assertEquals(frontier.begin(START, 3), { resumed: false });
+    frontier.startOver(START);
+    frontier.follow(["a.html", "/blog/x.html", "b.html", "a.html#again", "c.html"], START);
+    const href = (name: string) => `${ORIGIN}/docs/${name}`;
+    assertEquals(frontier.next(2, 3), { batch: [START.href, href("a.html")], limitReached: false });
+    frontier.mark(START.href, "done");
+    frontier.mark(href("a.html"), "failed", "HTTP 503");
+    // One page read, the limit is 3: room for two, whatever the concurrency.
+    assertEquals(frontier.next(4, 3), { batch: [href("b.html"), href("c.html")], limitReached: false });
+    frontier.mark(href("b.html"), "done");
+    frontier.mark(href("c.html"), "done");
+    assertEquals(frontier.next(4, 3), { batch: [], limitReached: false });
+
+    // Not finished: the same start resumes, the failed page queued again; another start begins anew.
+    assertEquals(frontier.begin(START, 3), { resumed: true, retried: 1 });
+    assertEquals(frontier.counts(), { done: 3, queued: 1 });
+    assertEquals(frontier.next(4, 3), { batch: [], limitReached: true });
+    assertEquals(frontier.begin(new URL(`${ORIGIN}/other/`), 3), { resumed: false });
+    assertEquals(frontier.begin(START, 3), { resumed: false });
+  } finally {
+    index.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("FailureStreak: five failures in a row mean the site is down; a page served starts the count again", () => {
+  const streak = new FailureStreak();
+  for (let i = 1; i <= 4; i++) streak.add(`HTTP 50${i}`);
+  assertEquals(streak.siteDown, false);
+  streak.reset();
+  for (let i = 1; i <= 4; i++) streak.add("timeout");
+  assertEquals(streak.siteDown, false);
+  streak.add("HTTP 503");
+  assertEquals([streak.siteDown, streak.last], [true, "HTTP 503"]);
+});
+
+Deno.test("progress: a line each time the requests pass a multiple of 50; the resume line names the retried", () => {
+  // Batches of 4: the one that brings the total to 50 to 53 passed 50.
+  assertEquals([0, 4, 49, 50, 51, 53, 54, 100].map((fetched) => progressDue(fetched, 4)), [
+    false,
+    false,
+    false,
+    true,
+    true,
+    true,
+    false,
+    true,
+  ]);
+  assertEquals(countsLine({ done: 50, queued: 7 }), "50 pages read, 7 queued");
+  assertEquals(
+    resumeLine(START, { done: 5, queued: 9 }, 2),
+    `resuming the crawl of ${START.href}: 5 pages read, 9 queued (2 the site did not answer last time)`,
+  );
+  assertEquals(
+    resumeLine(START, { done: 5, queued: 9 }, 0),
+    `resuming the crawl of ${START.href}: 5 pages read, 9 queued`,
+  );
+  assertEquals(sitemapLine(3, START), `sitemap: 3 pages under ${START.href}`);
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -882,7 +1096,7 @@ Deno.test("crawl: a page declaring more than 10 MB is skipped without reading it
 });
 
 Deno.test("crawl: a page streamed past 10 MB with no Content-Length is skipped, the rest not read", async () => {
-  // BUG: readCapped (lib/docs/crawl.ts) calls response.body.cancel() inside its `for await` over the same
+  // BUG: readCapped (lib/docs/crawl_fetch.ts) calls response.body.cancel() inside its `for await` over the same
   // body, whose iterator holds the stream's lock: "TypeError: Cannot cancel a locked ReadableStream" escapes
   // crawl() and ends the whole crawl (the CLI prints "unexpected error"). Returning from the loop alone would
   // cancel the stream (the async iterator's return() does).

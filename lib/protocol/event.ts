@@ -3,6 +3,7 @@
  * agent event and zod's import alone would double the start-up time. Anything missing or of the wrong
  * type is treated as absent, and the hook then allows (fails open).
  */
+import { concatBytes } from "../bytes.ts";
 import { messageOf } from "../errors.ts";
 
 export interface HookEvent {
@@ -112,17 +113,6 @@ function endsWithBrace(bytes: Uint8Array, end: number): boolean {
   return false;
 }
 
-function joined(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
-}
-
 /** The input as a whole JSON value, or undefined while it is not one. */
 function whole(text: string): { ok: true; text: string; parsed: { value: unknown } } | undefined {
   try {
@@ -145,7 +135,7 @@ export async function readStdin(
 ): Promise<StdinRead> {
   const chunks: Uint8Array[] = [];
   let total = 0;
-  const decode = () => new TextDecoder().decode(joined(chunks, total));
+  const decode = () => new TextDecoder().decode(concatBytes(chunks, total));
   for (;;) {
     const buffer = new Uint8Array(1 << 16);
     const waitMs = bounds && (total === 0 ? bounds.firstByteMs : bounds.idleMs);

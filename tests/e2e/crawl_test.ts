@@ -359,7 +359,7 @@ Deno.test("index add <URL> writes the config entry: searches and fetches of the 
 });
 
 Deno.test("index add <URL>: a page streamed past 10 MB without Content-Length is skipped, the crawl goes on", async () => {
-  // BUG: lib/docs/crawl.ts readCapped() calls response.body.cancel() while its own `for await` holds the
+  // BUG: lib/docs/crawl_fetch.ts readCapped() calls response.body.cancel() while its own `for await` holds the
   // body's lock; the TypeError ("Cannot cancel a locked ReadableStream") ends the whole crawl with exit 1,
   // "unexpected error". Servers send no Content-Length for streamed or compressed pages.
   const chunk = new Uint8Array(1024 * 1024).fill(0x61);

@@ -1,0 +1,76 @@
+/**
+ * The crawler's requests: who asks, conditional on what was read before, retried when the failure may pass,
+ * and bodies read only up to the size an index takes.
+ */
+import { concatBytes } from "../bytes.ts";
+import { VERSION } from "../version.ts";
+import { USER_AGENT } from "./robots.ts";
+import { MAX_FILE_BYTES } from "./sources.ts";
+
+const HEADERS = { "user-agent": `${USER_AGENT}/${VERSION} (docs indexer)` };
+
+/** A request for `url`, with retries for what may pass; the last response or error otherwise. */
+export type Request = (url: URL, headers?: Record<string, string>) => Promise<Response>;
+
+export interface RetryPolicy {
+  /** Per request. */
+  timeoutMs: number;
+  /** Waits before the second and third try. */
+  retryDelaysMs: readonly number[];
+}
+
+/** An answer that may be different if asked again a little later: the site is busy or broken for now. */
+export const transient = (status: number): boolean => status === 429 || status >= 500;
+
+/**
+ * Requests that retry timeouts, 429 and 5xx, and follow no redirect by themselves: the crawl decides
+ * whether a redirect's target is in scope.
+ */
+export function requester(
+  fetch: typeof globalThis.fetch,
+  sleep: (ms: number) => Promise<void>,
+  policy: RetryPolicy,
+): Request {
+  return async (url, headers = {}) => {
+    for (let attempt = 0;; attempt++) {
+      const last = attempt >= policy.retryDelaysMs.length;
+      try {
+        const response = await fetch(url, {
+          headers: { ...HEADERS, ...headers },
+          redirect: "manual",
+          signal: AbortSignal.timeout(policy.timeoutMs),
+        });
+        if (!transient(response.status) || last) return response;
+        await response.body?.cancel();
+      } catch (error) {
+        if (last) throw error;
+      }
+      await sleep(policy.retryDelaysMs[attempt]);
+    }
+  };
+}
+
+/** The headers that ask for a page only if it changed since it was read with `validator`. */
+export function conditional(validator: string | undefined): Record<string, string> {
+  if (validator === undefined) return {};
+  // An ETag is quoted ("…" or W/"…"); anything else is a Last-Modified date.
+  return /^(W\/)?"/.test(validator) ? { "if-none-match": validator } : { "if-modified-since": validator };
+}
+
+/** The body, up to the size limit; undefined when it is larger (and then it is not read to the end). */
+export async function readCapped(response: Response): Promise<Uint8Array | undefined> {
+  const declared = Number(response.headers.get("content-length") ?? NaN);
+  if (declared > MAX_FILE_BYTES) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for await (const part of response.body ?? []) {
+    total += part.length;
+    // Leaving the loop cancels the stream: the rest is never downloaded.
+    if (total > MAX_FILE_BYTES) return undefined;
+    parts.push(part);
+  }
+  return concatBytes(parts, total);
+}
