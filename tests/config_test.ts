@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { configLocation, MAX_LAYER_BYTES, readLayer, readLayers } from "../lib/config/layers.ts";
 import { loadConfig } from "../lib/config/load.ts";
+import { VERSION } from "../lib/version.ts";
 import { resolveConfig } from "../lib/config/resolve.ts";
 import type { Env } from "../lib/paths.ts";
 import { fixture, readFixture } from "./helpers.ts";
@@ -337,6 +338,28 @@ Deno.test("the validated config is cached and revalidated when a layer's text ch
     }
     Deno.writeTextFileSync(cacheFile, JSON.stringify(stale));
     assertEquals((await loadConfig(location, state, "linux", 6)).databases[0].domains, []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a cache written before validation refused backtracking patterns is a miss: the hook never gets one", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/c.json`;
+    const state = `${dir}/state`;
+    const location = { paths: [file], explicit: true };
+    Deno.writeTextFileSync(file, JSON.stringify({ capture: { redact_patterns: ["(a+)+$", "TICKET-\\d+"] } }));
+    const checked = await loadConfig(location, state, "linux", 1);
+    assertEquals(checked.capture.redactPatterns.map((rule) => rule.pattern), ["TICKET-\\d+"]);
+    // As this program's version wrote it before the check: the same text, the pattern kept.
+    const cacheFile = `${state}/config-cache.json`;
+    const cache = JSON.parse(Deno.readTextFileSync(cacheFile));
+    const [entry] = Object.values(cache.entries) as { config: { capture: { redactPatterns: unknown[] } } }[];
+    entry.config.capture.redactPatterns.unshift({ pattern: "(a+)+$", category: "custom", ignoreCase: false });
+    Deno.writeTextFileSync(cacheFile, JSON.stringify({ ...cache, version: VERSION }));
+    const again = await loadConfig(location, state, "linux", 2);
+    assertEquals(again.capture.redactPatterns.map((rule) => rule.pattern), ["TICKET-\\d+"]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

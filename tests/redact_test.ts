@@ -2,8 +2,10 @@
  * The privacy filter (SPEC §4) on a corpus of realistic text: what agents' tools print and write. Every secret
  * here is fake (made-up bodies, often spelled with EXAMPLE or FAKE); the shapes are the providers' own.
  */
-import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { backtrackingRisk } from "../lib/capture/backtracking.ts";
 import { createRedactor } from "../lib/capture/redact.ts";
+import { resolveConfig } from "../lib/config/resolve.ts";
 
 const { redact, isSecretFile } = createRedactor([], []);
 
@@ -855,4 +857,219 @@ Deno.test("user excludeFiles globs match base names and paths at any depth", () 
       "src/main.ts",
     ]
   ) ok(!excluded(path), path);
+});
+
+Deno.test("secret shapes the filter let through: webhooks, unsigned JWTs, prod keys, code assignments, curl", () => {
+  const STORAGE_KEY =
+    "FAKEexampleAzureStorageAccountKey0123456789+/FAKEexampleAzureStorageAccountKey01234567==";
+  checkAll([
+    [
+      "Slack webhook over http",
+      "curl -X POST -d @msg.json http://hooks.slack.com/services/T024TTTTT/BBB72BBL/AZAAA9u0pA4ad666eMgbi555",
+      "curl -X POST -d @msg.json [REDACTED:slack_token]",
+    ],
+    [
+      "Slack workflow webhook",
+      "SLACK_WORKFLOW=https://hooks.slack.com/workflows/T016M3G1GHZ/A04J3BAF7AA/442660231806210747/FAKEexampleWorkflow00000",
+      "SLACK_WORKFLOW=[REDACTED:slack_token]",
+    ],
+    [
+      "Slack webhook without its scheme",
+      "webhook: hooks.slack.com/services/T0FAKE00000/B0FAKE00000/FAKEexampleWebhook000000",
+      "webhook: [REDACTED:slack_token]",
+    ],
+    [
+      "Slack configuration token",
+      "SLACK_CONFIG_TOKEN=xoxe.xoxp-1-FAKEexampleSlackConfigAccessToken0123456789FAKEexampleSlackConfigAccessToken",
+      "SLACK_CONFIG_TOKEN=[REDACTED:slack_token]",
+    ],
+    [
+      "unsigned JWT (alg none) in a cookie",
+      "Set-Cookie: session=eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkZBS0UgRXhhbXBsZSBVc2VyIiwiYWRtaW4iOnRydWV9.; Path=/",
+      "Set-Cookie: session=[REDACTED:jwt]; Path=/",
+    ],
+    [
+      "JWT without its signature in a log",
+      "decoded eyJ0eXAiOiJKV1QiLA0KImFsZyI6IkhTMjU2In0.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ for user 42",
+      "decoded [REDACTED:jwt] for user 42",
+    ],
+    [
+      "Stripe restricted production key",
+      "STRIPE_RESTRICTED_KEY=rk_prod_FAKEexample0Restricted0Prod0000000",
+      "STRIPE_RESTRICTED_KEY=[REDACTED:stripe_key]",
+    ],
+    [
+      "Stripe secret production key",
+      'stripe.api_key = "sk_prod_FAKEexample0Secret0Prod00000000000"',
+      'stripe.api_key = "[REDACTED:stripe_key]"',
+    ],
+    ["Go short assignment", '\ttoken := "FAKEgoShortAssign0123456789abc"', '\ttoken := "[REDACTED:secret]"'],
+    [
+      "Go typed declaration",
+      'var webhookToken string = "FAKEgoTyped0123456789abcd"',
+      'var webhookToken string = "[REDACTED:secret]"',
+    ],
+    [
+      "Azure client secret in INI",
+      "client_secret=bP88Q~FAKEexample0000000000000.FAKE000",
+      "client_secret=[REDACTED:azure_secret]",
+    ],
+    [
+      "Azure client secret in YAML",
+      "AZURE_CLIENT_SECRET: .IQ8Q~FAKEexample-00000000000000FAKE00",
+      "AZURE_CLIENT_SECRET: [REDACTED:azure_secret]",
+    ],
+    [
+      "a key word before the end of the name, with a random value",
+      'some_api_token_123 = "FAKEexample0123456789abcdefghijklmnopqrstuvwxyz"',
+      'some_api_token_123 = "[REDACTED:secret]"',
+    ],
+    [
+      "a name ending in key, with a random value",
+      "ibm-cloud-key:ukYEEX38RiGgq1BPf2m-nIeTM_lEGizKKn49RRoC_6fn",
+      "ibm-cloud-key:[REDACTED:secret]",
+    ],
+    ["XML element", "<apiToken>FAKEexample0123456789</apiToken>", "<apiToken>[REDACTED:secret]</apiToken>"],
+    ["YAML block scalar", "api_token: |\n  FAKEexample0123456789abcdef", "api_token: |\n  [REDACTED:secret]"],
+    [
+      "a call given the name and the value",
+      'os.environ.setdefault("API_TOKEN", "dafa7817-e246-48f3-91a7-e87653d587b8")',
+      'os.environ.setdefault("API_TOKEN", "[REDACTED:secret]")',
+    ],
+    [
+      ".npmrc _auth",
+      "//registry.npmjs.org/:_auth=dGVzdDp0ZXN0",
+      "//registry.npmjs.org/:_auth=[REDACTED:npm_token]",
+    ],
+    [
+      "curl -u on a continuation line",
+      "curl https://registry.example.com/v2/_catalog \\\n  -u deploy:Xk9mP2vQ7wLsFAKE",
+      "curl https://registry.example.com/v2/_catalog \\\n  -u deploy:[REDACTED:secret]",
+    ],
+    [
+      "curl --user with quoted parts",
+      'curl -X POST --user "{acd3c08b-74e8-4f44-a2d0-80694le24f46}":"{ZqL5kVrX1n8tA2}" https://gateway.example.com/api',
+      'curl -X POST --user "{acd3c08b-74e8-4f44-a2d0-80694le24f46}":"{[REDACTED:secret]}" https://gateway.example.com/api',
+    ],
+    [
+      "curl -u with a key as the user and no password",
+      'curl -u "d2LkV78zLx!t:" https://localhost:9200',
+      'curl -u "[REDACTED:secret]:" https://localhost:9200',
+    ],
+    [
+      "short Basic credentials",
+      "curl -H 'Authorization: Basic YnJvd3Nlcjo=' https://api.example.com",
+      "curl -H 'Authorization: Basic [REDACTED:bearer_token]' https://api.example.com",
+    ],
+    [
+      "an Authorization header without a scheme",
+      "curl --header 'Authorization:  5eb4223e-5008-46e5-be67-c7b8f2732305' https://api.example.com",
+      "curl --header 'Authorization:  [REDACTED:bearer_token]' https://api.example.com",
+    ],
+    [
+      "PyPI token",
+      "twine upload -p pypi-AgENdGVzdC5weXBpLm9yZwIkN2YxOWZhOWEtY2FjYS00MGZhLTj2MGEtODFjMnE2MjdmMzY0 dist/*",
+      "twine upload -p [REDACTED:pypi_token] dist/*",
+    ],
+    [
+      "SendGrid key",
+      "sg = SendGridAPIClient('SG.FAKEexample0SendGrid00.FAKEexample0SendGridSecret0123456789-_abcde')",
+      "sg = SendGridAPIClient('[REDACTED:sendgrid_key]')",
+    ],
+    [
+      "Twilio key",
+      "Using API key SKdeadbeefdeadbeefdeadbeefdeadbeef for the call",
+      "Using API key [REDACTED:twilio_key] for the call",
+    ],
+    [
+      "Telegram bot token",
+      "GET https://api.telegram.org/bot110201543:AAHdqTcvCH1vGWJxfSe1ofSAs0K5PALDsaw/getMe",
+      "GET https://api.telegram.org/bot[REDACTED:telegram_token]/getMe",
+    ],
+    ["Mailchimp key", "// key: deadbeefdeadbeefdeadbeefdeadbeef-us30", "// key: [REDACTED:mailchimp_key]"],
+    [
+      "Square token",
+      "square_oauth = sq0csp-ABCDEFGHIJK_LMNOPQRSTUVWXYZ-0123456789\\abcd",
+      "square_oauth = [REDACTED:square_token]",
+    ],
+    ["Artifactory key", "X-JFrog-Art-Api: AKCxxxxxxxxxx", "X-JFrog-Art-Api: [REDACTED:artifactory_token]"],
+    [
+      "Azure storage connection string",
+      `AccountName=fakeaccount;AccountKey=${STORAGE_KEY};EndpointSuffix=core.windows.net`,
+      "AccountName=fakeaccount;AccountKey=[REDACTED:azure_secret];EndpointSuffix=core.windows.net",
+    ],
+    [
+      "Hugging Face token",
+      "huggingface-cli login --token hf_FAKEexampleHuggingFaceTokenABCDEFG",
+      "huggingface-cli login --token [REDACTED:huggingface_token]",
+    ],
+    [
+      "GitLab CI job token",
+      "201 Created token=glcbt-64_FAKEexample0123456789",
+      "201 Created token=[REDACTED:gitlab_token]",
+    ],
+    [
+      "AWS key id with A3T",
+      "aws_access_key_id = A3TXFAKEEXAMPLE00001",
+      "aws_access_key_id = [REDACTED:aws_key]",
+    ],
+    [
+      "PuTTY private key",
+      "PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nPrivate-Lines: 1\nAAABAFAKEexamplePrivateLines0123\nPrivate-MAC: deadbeefdeadbeef",
+      "[REDACTED:private_key]",
+    ],
+  ]);
+});
+
+Deno.test("user patterns that could backtrack for minutes are refused, naming the part; ordinary ones pass", () => {
+  const refused = [
+    ["(a+)+$", "(a+)+"],
+    ["(a*)*", "(a*)*"],
+    ["(a|aa)+", "(a|aa)+"],
+    [String.raw`(\w+\s?)*$`, String.raw`(\w+\s?)*`],
+    ["(.*a){20}", "(.*a){20}"],
+    [String.raw`\d+\d+$`, String.raw`\d+\d+`],
+    ["^(([a-z])+.)+[A-Z]([a-z])+$", "(([a-z])+.)+"],
+    ["(a+ba+)+", "(a+ba+)+"],
+    ["(?=(a+)+$)x", "(a+)+"],
+    ["(?:(?=a+)a)+", "(?=a+)"],
+    [String.raw`(\w+)\1:`, String.raw`(\w+)\1`],
+    [String.raw`\s*.*\s*=`, String.raw`\s*.*`],
+  ];
+  for (const [pattern, part] of refused) {
+    const risk = backtrackingRisk({ pattern, ignoreCase: false }) ?? "";
+    ok(risk.startsWith(`"${part}"`), `${pattern}: ${risk}`);
+  }
+  ok(backtrackingRisk({ pattern: "(?i:(A+)+)", ignoreCase: true }), "with the i flag");
+  const accepted = [
+    String.raw`TICKET-\d+`,
+    String.raw`(?:foo|bar)-\d{4}`,
+    String.raw`\bACME-[0-9]{6}\b`,
+    String.raw`(?:\d{1,3}\.){3}\d{1,3}`,
+    String.raw`[\w.-]+@corp\.com`,
+    "(?:a+b)+",
+    String.raw`(?:\\.|[^"\\])*`,
+    ".*secret.*",
+    String.raw`(['"])x+\1`,
+    String.raw`-----BEGIN CORP KEY-----[\s\S]*?-----END CORP KEY-----`,
+  ];
+  for (const pattern of accepted) {
+    assertEquals(backtrackingRisk({ pattern, ignoreCase: true }), undefined, pattern);
+  }
+});
+
+Deno.test("the config check names a pattern that could backtrack with its JSON path and skips it", () => {
+  const file = "/home/dev/.claude/hooks/docsearch-config.json";
+  const config = resolveConfig([{
+    path: file,
+    text: JSON.stringify({
+      capture: { redact_patterns: [String.raw`TICKET-\d+`, { pattern: String.raw`(\w+\s?)*$` }] },
+    }),
+  }], false);
+  assertEquals(config.capture.redactPatterns.map((rule) => rule.pattern), [String.raw`TICKET-\d+`]);
+  assertEquals(config.problems.length, 1);
+  match(
+    config.problems[0],
+    /^\/home\/dev\/\.claude\/hooks\/docsearch-config\.json: capture\.redact_patterns\[1\]: "\(\\w\+\\s\?\)\*" .*; pattern skipped \(fix: .+\)$/,
+  );
 });

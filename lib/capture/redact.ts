@@ -18,24 +18,73 @@ interface Rule {
   anyCase?: boolean;
   /** Made when the rule first runs: most never do (see hints), and a regex costs its parsing when made. */
   regex: () => RegExp;
-  /** Builds the replacement from the match, to keep harmless context (a URL's user and host, a key name). */
+  /**
+   * Builds the replacement from the match and its groups, to keep harmless context (a URL's user and host, a
+   * key name). After the groups come the match's offset and the whole text, as String.replace passes them.
+   */
   replace?: (match: string, ...groups: (string | undefined)[]) => string;
 }
 
 const tag = (category: string) => `[REDACTED:${category}]`;
 
-/** Key names whose value is a secret: the name must end in one of these (`max_tokens` is not one). */
-const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*?(?:${
-  [
-    "secret|token|passw(?:or)?d|passphrase|(?<=_)pass|pwd|credentials?",
-    "api[_-]?key|apikey|access[_-]?key|secret[_-]?key(?:[_-]?base)?|private[_-]?key",
-    "(?:encryption|signing|master)[_-]?key|client[_-]?secret|auth[_-]?token",
-  ].join("|")
-})`;
+/**
+ * Words that make a key name hold a secret. The short ones count only as a word of their own in the name
+ * (`ibm_key`, `SMTP_PASS`, `user_auth`), or `monkey`, `keyword`, `author` and `bypass` would.
+ */
+const KEY_WORD =
+  String.raw`secret|token|passw(?:or)?d|passphrase|credentials?|api[_.-]?key|apikey|access[_.-]?key|` +
+  String.raw`private[_.-]?key|pass|pwd|creds|auth|key`;
+const SHORT_KEY_WORD = lazily(() => /^(?:pass|pwd|creds|auth|key)$/i);
+const keyWords = lazily(() => new RegExp(KEY_WORD, "gi"));
 
 /**
- * Values that only refer to a secret, or are a type, placeholder or keyword in code: never redacted. Words
- * match whole, so a password that merely starts with one (`strongPassw0rd`, `xK9m…`) is still caught.
+ * A name ending in one of these holds a secret whatever its value looks like (`max_tokens` does not end so).
+ * `auth` and `key` end names of other things too (`SERVER_AUTH`, `cacheKey`): there only a random value is one.
+ */
+const SECRET_NAME_END = lazily(() =>
+  /(?:secret|token|passw(?:or)?d|passphrase|credentials?|api[_.-]?key|apikey|(?:access|private|encryption|signing|master)[_.-]?key|secret[_.-]?key(?:[_.-]?base)?)$/i
+);
+const SECRET_LAST_WORD = lazily(() => /^(?:pass|pwd|creds)$/i);
+
+/** Names of keys that are not secrets: public keys and keys that index data. */
+const NOT_SECRET_KEY = lazily(() => /(?:public|pub|primary|foreign|partition|sort)[_.-]?key$/i);
+
+/**
+ * What a name says after its key word when the value is about the secret rather than the secret itself
+ * (`token_url`, `secretName`, `api_key_id`, `password_min_length`).
+ */
+const DESCRIPTOR = lazily(() =>
+  /^(?:ids?|names?|url|uri|endpoint|path|file|dir|type|kind|len|length|size|count|min|max|version|header|field|prefix|suffix|format|expiry|expires|ttl|timeout|hash|label|env|var)$/i
+);
+
+/** The words of an identifier: split at `_`, `.`, `-`, digits and camelCase humps. */
+const words = (name: string) => name.split(/[_.\-\d]+|(?<=[a-z])(?=[A-Z])/).filter(Boolean);
+
+/**
+ * How a key name holds a secret: `named` when it ends in a secret's word, `described` when only a random
+ * value would be one (`some_api_token_123`, `mySecretString`, `ibm_key`, `user_auth`).
+ */
+function secretName(name: string): "named" | "described" | undefined {
+  // The JSON Web Token libraries (npm `jsonwebtoken`, Maven `io.jsonwebtoken`) are named like a token.
+  if (NOT_SECRET_KEY().test(name) || /jsonwebtoken$/i.test(name)) return undefined;
+  const parts = words(name).map((part) => part.toLowerCase());
+  if (SECRET_NAME_END().test(name) || SECRET_LAST_WORD().test(parts.at(-1) ?? "")) return "named";
+  // `key` alone names anything (`key=value`, a React key, a cache key).
+  if (parts.length === 1 && parts[0] === "key") return undefined;
+  let after: string | undefined;
+  for (const found of name.matchAll(keyWords())) {
+    if (!SHORT_KEY_WORD().test(found[0]) || parts.includes(found[0].toLowerCase())) {
+      after = name.slice(found.index + found[0].length);
+    }
+  }
+  if (after === undefined || words(after).some((part) => DESCRIPTOR().test(part))) return undefined;
+  return "described";
+}
+
+/**
+ * Values that only refer to a secret, or are a type, placeholder, keyword, version or format string in code:
+ * never redacted. Words match whole, so a password that merely starts with one (`strongPassw0rd`, `xK9m…`)
+ * is still caught.
  */
 const harmlessValue = lazily(() =>
   new RegExp(
@@ -43,25 +92,131 @@ const harmlessValue = lazily(() =>
       String.raw`^(?:string|number|boolean|str|int|bool|bytes|secretstr|null|none|nil|undefined|true|false|` +
       String.raw`optional|required|redacted|include|omit|same-origin|read|write|bearer|basic|\*+|x+|` +
       // A number or colour literal (`0x000C`, `#ffffff`); a 64-digit hex private key is no number.
-      String.raw`0x[0-9a-f]{1,16}|#[0-9a-f]{3,8})$`,
+      String.raw`0x[0-9a-f]{1,16}|#[0-9a-f]{3,8}|` +
+      // A version, an OID or an address (`^9.0.2`, `1.3.6.1.5.5.7.3.1`).
+      String.raw`[~^v=<>]*\d+(?:\.\d+)+(?:[-+][\w.-]+)?)$|` +
+      // A template or format string (`key:${request}`, `--user=%s`, `{0}`).
+      String.raw`\$\{[\w.\s]+\}|%[-+ #0-9.]*[sdifr]\b|\{\d*\}`,
     "i",
   )
 );
+const harmless = (value: string) => harmlessValue().test(value.trim());
 
-/** A bare value that looks generated or typed as a password: a digit, and no call, member access or index. */
-const LOOKS_GENERATED = /^(?=.*\d)[\w+/=!@#$%^~?:-]{6,}$/;
+/** The start of a call, index or generic type in code: `getToken(`, `os.environ[`, `z.ZodOptional<`. */
+const CALL = lazily(() => /^[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*[([<]/);
+/**
+ * A member or path chain in code (`self._token`, `settings.API_TOKEN`, `std::env::var`), unless it is long
+ * and full of digits: a Discord token has dots too.
+ */
+const isChain = (value: string) =>
+  /^[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+$/.test(value) &&
+  (value.length < 40 || (value.match(/\d/g)?.length ?? 0) < 6);
+
+/** A file or URL that a name like `token` or `credentials` points to. */
+const LOCATION = lazily(() => /^(?:(?:~|[A-Za-z]:)?[/\\][\w./\\-]*|[a-z][\w+.-]*:\/\/\S*)$/i);
+
+/** Characters of tokens and passwords, a digit among them. */
+const TYPED = lazily(() => /^(?=.*\d)[\w+/=!@#$%^~?:.-]+$/);
+/** Braces where code would have a call or index: `m{{h}o)p${e]…`, not `[]byte(` or `f(x)`. */
+const ODD_BRACES = lazily(() => /^\w[^([<]*[{}]/);
+
+/** A bare value that reads as typed or generated rather than as code, a path or prose. */
+const looksGenerated = (value: string) =>
+  value.length >= 6 && !CALL().test(value) && !isChain(value) && !LOCATION().test(value) &&
+  (TYPED().test(value) || ODD_BRACES().test(value));
+
+/** Bits of information per character: a random token has many, a word or an identifier few. */
+function entropy(value: string): number {
+  const counts = new Map<string, number>();
+  for (const char of value) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let bits = 0;
+  for (const count of counts.values()) bits -= (count / value.length) * Math.log2(count / value.length);
+  return bits;
+}
+
+/**
+ * A value that looks like a generated token, where the name alone does not say it is a secret: letters and
+ * digits mixed in a run (`dafa7817`, not `w32` or `symbol2label`'s single digit among words), or odd braces.
+ */
+const looksRandom = (value: string, minLength: number) =>
+  value.length >= minLength && entropy(value) >= 3 && looksGenerated(value) &&
+  (ODD_BRACES().test(value) ||
+    (value.match(/[A-Za-z0-9]{6,}/g) ?? []).some((run) =>
+      /[A-Za-z]\d|\d[A-Za-z]/.test(run) && /\d.*\d/.test(run)
+    ));
 
 /** Replaces the value that follows a kept prefix (a flag, `user:`), unless it only refers to a secret. */
 const valueAfter = (match: string, prefix = "", value = "") =>
-  harmlessValue().test(value) ? match : `${prefix}${tag("secret")}`;
+  harmless(value) ? match : `${prefix}${tag("secret")}`;
+
+/** A value's closing brackets that belong to the code around it (`{token: abc123}`), not to the value. */
+function unbalancedTail(value: string): number {
+  let cut = value.length;
+  while (cut > 0 && ")]}".includes(value[cut - 1])) {
+    const close = value[cut - 1];
+    const open = "([{"[")]}".indexOf(close)];
+    const body = value.slice(0, cut);
+    if (body.split(open).length >= body.split(close).length) break;
+    cut--;
+  }
+  return cut;
+}
+
+/** A value up to its first bracket that closes nothing: `string` of `password: string): void`, `T` of `T>(`. */
+function beforeUnbalanced(value: string): string {
+  const depth = [0, 0, 0, 0];
+  for (let i = 0; i < value.length; i++) {
+    const open = "([{<".indexOf(value[i]);
+    const close = ")]}>".indexOf(value[i]);
+    if (open >= 0) depth[open]++;
+    else if (close >= 0 && depth[close]-- === 0) return value.slice(0, i);
+  }
+  return value;
+}
+
+/**
+ * Where a key's value stands: a typed declaration (`apiKey: string = …`, `var token string = …`), a YAML
+ * block, `=`, `:`, `:=`, `::=`, `?=`, `+=`, `.=`, `=>`, the argument after a quoted name
+ * (`getenv("api_token", "…")`) and `name "value";`.
+ */
+const ASSIGNMENT = [
+  String.raw`(?:[ \t]*:[ \t]*|[ \t]+)[A-Za-z_][\w.]*(?:\[\])?[ \t]*=(?!=)[ \t]*`,
+  String.raw`[ \t]*:[ \t]*[|>][-+]?[ \t]*\r?\n[ \t]+`,
+  String.raw`[ \t]*(?::{1,3}=|=>|[+?.]?=(?!=)|:(?!:))[ \t]*`,
+  String.raw`[ \t]*,[ \t]*`,
+  String.raw`[ \t]*(?=@?["'][^"'\n]+["'];)`,
+].join("|");
+
+/**
+ * A key name: up to 64 characters, the key word, and up to 30 more (`_123`, `String`). The bounds keep a long
+ * run of name characters (`a-key-a-key-…`) linear: each start looks a bounded way ahead.
+ */
+const KEY_NAME = String.raw`[A-Za-z0-9_.-]{0,64}?(?:${KEY_WORD})[A-Za-z0-9_.-]{0,30}?`;
+
+/**
+ * Whether a key's value is to be redacted: `literal` when the context cannot be code, `weak` when only a
+ * comma stands between name and value (an argument list, a CSV line), which takes a longer random value.
+ */
+function secretValue(name: string, value: string, literal: boolean, weak: boolean): boolean {
+  const kind = secretName(name);
+  // `PWD`, `OLDPWD` and `GOOGLE_APPLICATION_CREDENTIALS` hold paths, which `env` prints.
+  if (kind === undefined || harmless(value) || /(?:pwd|credentials)$/i.test(name) && LOCATION().test(value)) {
+    return false;
+  }
+  // A constant that spells its own name (`XToken = "x-token"`, `PASSWORD = "password"`) names a field.
+  const letters = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+  if (letters(value) === letters(name)) return false;
+  if (kind === "described" || weak) return looksRandom(value, weak ? 16 : 10);
+  return literal || looksGenerated(value);
+}
 
 const BUILT_IN: readonly Rule[] = [
   {
     category: "private_key",
-    hints: ["PRIVATE KEY"],
-    // The end marker is optional: an excerpt cut inside a key must not leak the part it kept.
+    hints: ["PRIVATE KEY", "PuTTY-User-Key-File"],
+    // The end is optional: an excerpt cut inside a key must not leak the part it kept.
     regex: () =>
-      /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+      /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)|PuTTY-User-Key-File-\d+\b[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)/g,
   },
   {
     category: "anthropic_key",
@@ -80,25 +235,37 @@ const BUILT_IN: readonly Rule[] = [
   },
   {
     category: "gitlab_token",
-    hints: ["glpat-", "gldt-", "glrt-", "glptt-"],
-    regex: () => /\bgl(?:pat|dt|rt|ptt)-[A-Za-z0-9_-]{20,}/g,
+    hints: [
+      ...["glpat-", "gloas-", "gldt-", "glrt", "glcbt-", "glptt-", "glft-", "glimt-", "glagent-", "glwt-"],
+      ...["glsoat-", "glffct-", "GR1348941"],
+    ],
+    regex: () =>
+      /\b(?:gl(?:pat|oas|dt|rtr?|cbt|ptt|ft|imt|agent|wt|soat|ffct)-[A-Za-z0-9_-]{20,}|GR1348941[A-Za-z0-9_-]{20,})/g,
   },
   { category: "npm_token", hints: ["npm_"], regex: () => /\bnpm_[A-Za-z0-9]{36}\b/g },
   {
+    category: "npm_token",
+    hints: [":_auth"],
+    // .npmrc: `//registry/:_authToken=…` holds a token of any shape, `:_auth=` a base64 user:password.
+    regex: () => /(:_auth(?:Token)?[ \t]*=[ \t]*)([^\s'"]+)/g,
+    replace: (match, prefix, value = "") => harmless(value) ? match : `${prefix}${tag("npm_token")}`,
+  },
+  {
     category: "aws_key",
-    hints: ["AKIA", "ASIA", "ABIA", "ACCA"],
-    regex: () => /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
+    hints: ["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
+    regex: () => /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g,
   },
   {
     category: "slack_token",
     hints: ["xox", "xapp-", "hooks.slack.com"],
+    // Configuration tokens are `xoxe.xoxp-…`; a webhook URL may come without its scheme or JSON-escaped.
     regex: () =>
-      /\b(?:xox[abposre]|xapp)-[A-Za-z0-9-]{10,}|https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]{20,}/g,
+      /\b(?:xox[abposre](?:\.xox[bp])?|xapp)-[A-Za-z0-9-]{8,}|\b(?:https?:\\?\/\\?\/)?hooks\.slack\.com\\?\/(?:services|workflows|triggers)\\?\/[A-Za-z0-9+/\\_-]{20,}/g,
   },
   {
     category: "stripe_key",
-    hints: ["_live_", "_test_", "whsec_"],
-    regex: () => /\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{20,}/g,
+    hints: ["_live_", "_test_", "_prod_", "whsec_"],
+    regex: () => /\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}|\bwhsec_[A-Za-z0-9]{20,}/g,
   },
   {
     category: "google_key",
@@ -107,16 +274,71 @@ const BUILT_IN: readonly Rule[] = [
   },
   {
     category: "jwt",
-    hints: ["eyJ"],
-    regex: () => /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
+    // A JSON object in base64url starts `ey` (`{"`, `{ "`) or `ew` (`{` and a line break); the payload is
+    // one too, so `.ey` or `.ew` is in every token. An unsigned token ends in its dot, or at the payload.
+    hints: [".ey", ".ew"],
+    regex: () => /\be[wy][A-Za-z0-9_-]{10,}={0,2}\.e[wy][A-Za-z0-9_-]{10,}={0,2}(?:\.[A-Za-z0-9_-]*={0,2})?/g,
   },
+  {
+    category: "azure_secret",
+    hints: ["Q~"],
+    // An Azure AD client secret: three characters, a digit, `Q~`, then 31 to 34 more.
+    regex: () => /(?<![\w~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![\w~.-])/g,
+  },
+  {
+    category: "azure_secret",
+    hints: ["AccountKey"],
+    regex: () => /(AccountKey[ \t]*=[ \t]*["']?)[A-Za-z0-9+/]{86}==/g,
+    replace: (_match, prefix) => `${prefix}${tag("azure_secret")}`,
+  },
+  { category: "pypi_token", hints: ["pypi-Ag"], regex: () => /\bpypi-Ag[A-Za-z0-9_-]{50,}/g },
+  {
+    category: "sendgrid_key",
+    hints: ["SG."],
+    regex: () => /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}/g,
+  },
+  { category: "twilio_key", hints: ["SK", "AC"], regex: () => /\b(?:SK|AC)[0-9a-z]{32}\b/g },
+  {
+    category: "telegram_token",
+    hints: [":A"],
+    regex: () => /(?<![0-9])[0-9]{5,16}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])/g,
+  },
+  { category: "mailchimp_key", hints: ["-us"], regex: () => /\b[0-9a-f]{32}-us[0-9]{1,2}\b/g },
+  {
+    category: "square_token",
+    hints: ["sq0csp-", "sq0atp-"],
+    regex: () => /\bsq0(?:csp|atp)-[A-Za-z0-9_\\-]{22,60}/g,
+  },
+  {
+    category: "artifactory_token",
+    hints: ["AKC", "AP"],
+    // An `AP` token has a digit or no capital after its third character: `APActivationPayload` is a name.
+    regex: () =>
+      /(?<![A-Za-z0-9])(?:AKC[A-Za-z0-9]{10,}|AP[0-9A-F](?:(?=[A-Za-z]*[0-9])[A-Za-z0-9]{8,}|[a-z0-9]{8,}))(?![A-Za-z0-9])/g,
+  },
+  { category: "huggingface_token", hints: ["hf_"], regex: () => /\bhf_[A-Za-z]{34}\b/g },
   {
     category: "bearer_token",
     hints: ["Bearer", "Basic", "Token"],
-    regex: () => /\b(Bearer|Basic|Token)\s+([A-Za-z0-9._~+/=-]{16,})/g,
-    // A single word after the scheme is prose ("Basic internationalization"), dashes are ASCII art.
+    regex: () => /\b(Bearer|Basic|Token)\s+([A-Za-z0-9._~+/=-]{8,})/g,
+    // Words after the scheme are prose ("Basic internationalization.", "Basic Node-API", "Basic JavaScript"),
+    // dashes ASCII art. A word's humps each start with a capital, so that it splits one way only.
     replace: (match, scheme, token = "") =>
-      /^(?:[A-Z]?[a-z-]+|[^A-Za-z0-9]+)$/.test(token) ? match : `${scheme} ${tag("bearer_token")}`,
+      /^(?:[A-Za-z][a-z]*(?:[A-Z][a-z]*)*(?:-[A-Za-z][a-z]*(?:[A-Z][a-z]*)*)*[.,:;!?)]*|[^A-Za-z0-9]+)$/.test(
+          token,
+        )
+        ? match
+        : `${scheme} ${tag("bearer_token")}`,
+  },
+  {
+    category: "bearer_token",
+    hints: ["authorization"],
+    anyCase: true,
+    // An Authorization header without a scheme holds the credential itself.
+    regex: () =>
+      /\b((?:Proxy-)?Authorization[ \t]*:[ \t]*)(?!(?:Bearer|Basic|Token|Api-Token|Digest|Negotiate|NTLM|AWS4-HMAC-SHA256)\b)([A-Za-z0-9._~+/=@-]{8,})/gi,
+    replace: (match, prefix, value = "") =>
+      /^[a-z]+$/.test(value) ? match : `${prefix}${tag("bearer_token")}`,
   },
   {
     category: "connection_string",
@@ -132,13 +354,20 @@ const BUILT_IN: readonly Rule[] = [
         ? match
         : `${scheme}://${user}:${tag("connection_string")}@`,
   },
-  // Credentials on a command line: `curl -u user:pw`, `mysql -ppw`. The look for the flag stops after 200
-  // characters, so that a line of repeated `curl`s stays linear.
+  // Credentials on a command line: `curl -u user:pw`, `mysql -ppw`. The look for the flag stops after 400
+  // characters, so that a line of repeated `curl`s stays linear; it goes on past a `\` line continuation.
   {
     category: "secret",
     hints: ["curl"],
-    regex: () => /(\bcurl\b[^\n|;&]{0,200}?\s(?:-u|--user)[ =]?['"]?[^\s:'"`]*:)([^\s'"`,;)\]}]+)/g,
-    replace: valueAfter,
+    regex: () =>
+      /(\bcurl\b(?:\\\r?\n|[^\n|;&]){0,400}?\s(?:-u|--user)[ =]?[ \t]*["'{]*)([^\s:'"`{}[\]]*)(["'}]*:["'{]*)([^\s'"`,;)\]}]*)/g,
+    // `-u "KEY:"` (no password) sends an API key as the user.
+    replace: (match, prefix, user = "", separator, password = "") =>
+      user.startsWith("<") || harmless(password)
+        ? match
+        : password === ""
+        ? looksGenerated(user) ? `${prefix}${tag("secret")}${separator}` : match
+        : `${prefix}${user}${separator}${tag("secret")}`,
   },
   {
     category: "secret",
@@ -157,47 +386,63 @@ const BUILT_IN: readonly Rule[] = [
   },
   {
     category: "secret",
-    // Every name SECRET_NAME allows contains one of these; "key" alone is too common (`session key`) to be one.
-    hints: [
-      "secret",
-      "token",
-      "pass",
-      "pwd",
-      "credential",
-      ...["api", "access", "private", "encryption", "signing", "master"].flatMap((word) =>
-        ["", "_", "-"].map((separator) => `${word}${separator}key`)
-      ),
-    ],
+    // Every key word is or contains one of these.
+    hints: ["secret", "token", "pass", "pwd", "credential", "creds", "auth", "key"],
     anyCase: true,
-    // `"password": "…"`, `api_key = '…'`, `DB_PASSWORD=…`, `?token=…`: the name stays, the value goes.
+    // `"password": "…"`, `api_key = '…'`, `DB_PASSWORD=…`, `?token=…`, `token := "…"`, `$secret = "…"`,
+    // `some_dict["secret"] = …`, `apiKey: string = "…"`: the name stays, the value goes. The name may be
+    // quoted, JSON-escaped included (`\"token\": \"…\"`).
     regex: lazily(() =>
       new RegExp(
-        String
-          .raw`(["']?)\b(${SECRET_NAME})\1(\s*[:=]\s*|=)(?:"([^"\n]{4,})"|'([^'\n]{4,})'|([^\s"',;&)}\]]{4,}))` +
+        String.raw`(\\?["'${"`"}]?)\b(${KEY_NAME})\1((?<=["'])\]|\[\])?(${ASSIGNMENT})` +
+          String
+            .raw`(?:@?"([^"\n]{4,})"|'([^'\n]{4,})'|${"`"}([^${"`"}\n]{4,})${"`"}|\\"([^"\\\n]{4,})\\"|([^\s"'${"`"},;&]{4,}))` +
           // Captures the rest of the line when it is empty or a comment: `KEY: value` then ends a YAML line.
-          String.raw`(?=([ \t]*(?:#.*)?$)|)`,
+          String.raw`(?=([ \t]*(?:#.*)?$)|)(?=((?<=["'${"`"}])[ \t]*[+%][^+=])|)`,
         "gim",
       )
     ),
-    replace: (match, quote = "", name = "", separator = "", doubleQuoted, singleQuoted, bare, lineEnd) => {
-      const value = doubleQuoted ?? singleQuoted ?? bare ?? "";
-      if (harmlessValue().test(value)) return match;
-      // `PWD`, `OLDPWD` and `GOOGLE_APPLICATION_CREDENTIALS` hold paths, which `env` prints.
-      if (/(?:pwd|credentials)$/i.test(name) && /^(?:~|[A-Za-z]:)?[/\\]/.test(value)) return match;
+    replace: (match, quote = "", name = "", brackets = "", assignment = "", ...values) => {
+      const [doubleQuoted, singleQuoted, backQuoted, escaped, bare, lineEnd, continued, offset, text] =
+        values;
+      const quoted = doubleQuoted ?? singleQuoted ?? backQuoted ?? escaped;
+      const value = quoted ?? bare?.slice(0, unbalancedTail(bare)) ?? "";
+      // A bare value's first bracket that closes nothing ends it, as code does (`tokens: OAuthTokens): void`).
+      const judged = quoted ?? beforeUnbalanced(value);
+      const operator = assignment.trim();
       // Unquoted values in code are usually expressions (`token = getToken()`). They are taken literally
       // where code cannot be: env-style assignments (`DB_PASSWORD=…`, or a YAML `POSTGRES_PASSWORD: …` line),
-      // hyphenated names (`X-Api-Key: …`) and dotted properties keys (`db.password=…`). Elsewhere only
-      // values that look generated or typed as a password are secrets.
-      const literal = quote === "" && (
-        /^[A-Z0-9_]+$/.test(name) &&
-          (separator === "=" || separator.includes(":") && lineEnd !== undefined) ||
-        name.includes("-") ||
-        name.includes(".") && separator === "="
-      );
-      if (bare !== undefined && !literal && !LOOKS_GENERATED.test(bare)) return match;
-      const quoteMark = doubleQuoted !== undefined ? '"' : singleQuoted !== undefined ? "'" : "";
-      return `${quote}${name}${quote}${separator}${quoteMark}${tag("secret")}${quoteMark}`;
+      // hyphenated names (`X-Api-Key: …`), dotted properties keys (`db.password=…`) and YAML blocks.
+      const literal = quoted !== undefined || quote === "" && (
+            /^[A-Z0-9_]+$/.test(name) && (assignment === "=" || operator === ":" && lineEnd !== undefined) ||
+            name.includes("-") ||
+            name.includes(".") && assignment === "=" ||
+            /[|>][-+]?$/.test(operator)
+          );
+      // A comma makes an assignment of a call's first two arguments (`getenv("api_token", "…")`) or between
+      // the fields of a CSV line (no space around it): `(token, tokenizer)` and `{'a_key', 'b_key'}` are lists.
+      const weak = operator === ",";
+      const firstArgument = quote !== "" && quoted !== undefined &&
+        /\([ \t]*$/.test(String(text).slice(Math.max(0, Number(offset) - 20), Number(offset)));
+      if (weak && assignment !== "," && !firstArgument) return match;
+      // A quoted string that an expression goes on from (`"Basic " + …`, `"…%s" % …`) is a piece of one.
+      if (continued !== undefined || !secretValue(name, judged, literal, weak)) return match;
+      const head = `${quote}${name}${quote}${brackets}${assignment}`;
+      return quoted === undefined
+        ? `${head}${tag("secret")}${bare!.slice(value.length)}`
+        : `${head}${match.slice(head.length).replace(quoted, tag("secret"))}`;
     },
+  },
+  {
+    category: "secret",
+    hints: ["secret", "token", "pass", "pwd", "credential", "creds", "auth", "key"],
+    anyCase: true,
+    // `<apiToken>…</apiToken>`, the value on the same line or its own.
+    regex: lazily(() =>
+      new RegExp(String.raw`<(${KEY_NAME})([ \t][^<>]*)?>(\s*)([^<\s]{4,})(\s*<\/\1>)`, "gi")
+    ),
+    replace: (match, name = "", attributes = "", space = "", value = "", end = "") =>
+      secretValue(name, value, true, false) ? `<${name}${attributes}>${space}${tag("secret")}${end}` : match,
   },
 ];
 
@@ -259,7 +504,8 @@ function globMatcher(glob: string): (path: string) => boolean {
 }
 
 /**
- * The built-in rules plus the user's. A user pattern that no longer compiles (the config cache was written
+ * The built-in rules plus the user's. User patterns come from a validated config, which refused any that
+ * could backtrack for minutes (backtracking.ts); one that no longer compiles (the config cache was written
  * by another engine) is skipped, never thrown: the hook fails open.
  */
 export function createRedactor(

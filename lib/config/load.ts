@@ -11,6 +11,12 @@ import { type ConfigLocation, type LayerText, readLayers } from "./layers.ts";
 import type { Config } from "./types.ts";
 
 const CACHE_FILE = "config-cache.json";
+/**
+ * What a cache entry promises beyond the program's version: bumped whenever validation comes to guarantee
+ * more, so that an entry a build without that guarantee wrote is a miss. 2: no user redaction pattern can
+ * backtrack for minutes (the hook compiles the cached patterns unchecked).
+ */
+const CACHE_VERSION = `${VERSION}/2`;
 /** One entry per distinct set of layers (e.g. per project); the oldest go first. */
 const MAX_CACHE_ENTRIES = 16;
 
@@ -55,7 +61,7 @@ function sameLayers(cached: LayerText[] | undefined, current: LayerText[]): bool
 function readCache(path: string): CacheFile | undefined {
   try {
     const cache = JSON.parse(Deno.readTextFileSync(path)) as CacheFile;
-    return cache?.version === VERSION && typeof cache.entries === "object" ? cache : undefined;
+    return cache?.version === CACHE_VERSION && typeof cache.entries === "object" ? cache : undefined;
   } catch {
     return undefined;
   }
@@ -64,7 +70,7 @@ function readCache(path: string): CacheFile | undefined {
 function writeCache(dir: string, path: string, cache: CacheFile): void {
   const entries = Object.entries(cache.entries).sort(([, a], [, b]) => b.storedAt - a.storedAt);
   const kept: CacheFile = {
-    version: VERSION,
+    version: CACHE_VERSION,
     entries: Object.fromEntries(entries.slice(0, MAX_CACHE_ENTRIES)),
   };
   // Rename is atomic, so a concurrent hook reads the old cache or the new one, never half of one.
@@ -101,7 +107,7 @@ export async function loadConfig(
   const config = resolveConfig(layers, location.explicit);
   if (stateDir !== undefined && cacheFile !== undefined) {
     writeCache(stateDir, cacheFile, {
-      version: VERSION,
+      version: CACHE_VERSION,
       entries: { ...cache?.entries, [key]: { layers, config, storedAt: now } },
     });
   }

@@ -3,10 +3,11 @@
  * interactive commands: zod's import would double the hook's start-up if paid on every event.
  */
 import { z } from "zod";
+import { backtrackingRisk } from "../capture/backtracking.ts";
 import { normalizeHost } from "../match/domains.ts";
 import { type ConfigLocation, configLocation, type LayerText, readLayers } from "./layers.ts";
 import { jsonPath, syntaxProblem } from "../json_problems.ts";
-import { processEnv } from "../paths.ts";
+import { type Env, type OS, processEnv } from "../paths.ts";
 import {
   type CaptureConfig,
   type Config,
@@ -105,6 +106,10 @@ const redactPattern = z.union([
   }
   return { pattern: rule.pattern, category: rule.category ?? "custom", ignoreCase };
 });
+
+/** How to write a pattern that no text can make backtrack for minutes. */
+const SLOW_PATTERN_FIX =
+  'let each character match one way only, e.g. "(a+)+" as "a+", "(\\w+\\s?)*" as "[\\w\\s]*"';
 
 const TOP_LEVEL_KEYS = new Set(["$schema", "databases", "escape_hatch_ttl_seconds", "capture", "context"]);
 const ENTRY_KEYS = new Set(Object.keys(databaseEntry.shape));
@@ -277,9 +282,19 @@ function mergeCapture(capture: CaptureConfig, file: string, raw: unknown): strin
   capture.skipTools.push(...section.skip_tools ?? []);
   capture.excludeFiles.push(...section.exclude_files ?? []);
   section.redact_patterns?.forEach((value, i) => {
+    const path = [...base, "redact_patterns", i];
     const rule = redactPattern.safeParse(value);
-    if (rule.success) capture.redactPatterns.push(rule.data);
-    else problems.push(...zodProblems(file, [...base, "redact_patterns", i], rule.error, "pattern skipped"));
+    if (!rule.success) {
+      problems.push(...zodProblems(file, path, rule.error, "pattern skipped"));
+      return;
+    }
+    // A pattern that backtracks for minutes on some text would hold up the event that brought that text.
+    const risk = backtrackingRisk(rule.data);
+    if (risk === undefined) capture.redactPatterns.push(rule.data);
+    else {
+      const consequence = "so matching can take minutes on some texts; pattern skipped";
+      problems.push(`${file}: ${jsonPath(path)}: ${risk}, ${consequence} (fix: ${SLOW_PATTERN_FIX})`);
+    }
   });
   return problems;
 }
@@ -308,7 +323,9 @@ function definedFields(entry: DatabaseEntry): Partial<DatabaseEntry> {
 export function commandConfig(
   flag: string | undefined,
   dir: string = Deno.cwd(),
+  env: Env = processEnv,
+  os: OS = Deno.build.os,
 ): { location: ConfigLocation; config: Config } {
-  const location = configLocation(flag, processEnv, Deno.build.os, dir);
+  const location = configLocation(flag, env, os, dir);
   return { location, config: resolveConfig(readLayers(location), location.explicit) };
 }

@@ -16,7 +16,7 @@ export interface Database {
   source: string;
 }
 
-/** A user redaction rule (config `capture.redact_patterns`), already checked to compile. */
+/** A user redaction rule (config `capture.redact_patterns`), already checked to compile and not to backtrack. */
 export interface RedactRule {
   pattern: string;
   /** Shown as `[REDACTED:category]`. */
