@@ -5,6 +5,7 @@
  */
 import type { OptionTable } from "./args.ts";
 import { type Command, command, commandHelp, configOption, runCommand } from "./command.ts";
+import { processContext } from "./context.ts";
 import { hookCommand } from "./hook_command.ts";
 import { print, printError } from "./io.ts";
 import { VERSION } from "../version.ts";
@@ -101,14 +102,14 @@ const COMMANDS = {
     usage:
       "docsearch-hook install [--scope user|project|local] [--agent claude|ripperdoc] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: installOptions,
-    run: async (args) => (await import("../commands/install.ts")).install(args),
+    run: async (args) => (await import("../commands/install.ts")).install(args, processContext()),
   }),
   uninstall: command({
     summary: "remove what install added to the agent's settings, and the slash commands",
     usage:
       "docsearch-hook uninstall [--scope user|project|local] [--agent claude|ripperdoc] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: installOptions,
-    run: async (args) => (await import("../commands/install.ts")).uninstall(args),
+    run: async (args) => (await import("../commands/install.ts")).uninstall(args, processContext()),
   }),
   doctor: command({
     summary:
@@ -118,7 +119,7 @@ const COMMANDS = {
       json: { type: "boolean", description: "print the checks as JSON" },
       config: configOption,
     },
-    run: async (args) => (await import("../commands/doctor.ts")).run(args),
+    run: async (args) => (await import("../commands/doctor.ts")).run(args, processContext()),
   }),
   index: command({
     summary: "index documentation (a folder, a file or a docs site) for `search` and the MCP server",

@@ -5,7 +5,7 @@
  */
 import { messageOf } from "../errors.ts";
 import { BUILT } from "../program.ts";
-import { print } from "../cli/io.ts";
+import type { CommandContext } from "../cli/context.ts";
 import { exists } from "../files.ts";
 import { commandConfig } from "../config/resolve.ts";
 import type { Config } from "../config/types.ts";
@@ -22,18 +22,16 @@ import {
 } from "../doctor/checks.ts";
 import { mcpConfigPath } from "../install/mcp.ts";
 import { AGENTS, hookCommand, ourCommand, SCOPES, settingsPath } from "../install/settings.ts";
-import { type Env, homeDir, isAbsolute, join, processEnv, stateDir } from "../paths.ts";
+import { type Env, homeDir, isAbsolute, join, stateDir } from "../paths.ts";
 import { syntaxProblem } from "../json_problems.ts";
 import { killSwitchOn } from "../switches/switches.ts";
 import { VERSION } from "../version.ts";
 import { hookOutput, processDeps } from "./hook.ts";
-import { selfCommand } from "./install.ts";
+import { selfCommand } from "../install/self.ts";
 
 export interface DoctorArgs {
   values: { json?: boolean; config?: string };
 }
-
-const os = Deno.build.os;
 
 function readText(path: string): { text?: string; readError?: string } {
   try {
@@ -60,12 +58,13 @@ function realPath(path: string): string {
   }
 }
 
-const files: FileFacts = {
+/** The file system, and the program search of the shell the agent runs hooks with (the context's PATH). */
+const fileFacts = ({ env, os }: CommandContext): FileFacts => ({
   exists,
   same: (a, b) => realPath(a) === realPath(b),
   locate(program) {
     if (isAbsolute(program, os) || program.includes("/")) return exists(program) ? program : undefined;
-    const dirs = (processEnv("PATH") ?? "").split(os === "windows" ? ";" : ":").filter(Boolean);
+    const dirs = (env("PATH") ?? "").split(os === "windows" ? ";" : ":").filter(Boolean);
     const names = os === "windows" ? [program, `${program}.exe`] : [program];
     for (const dir of dirs) {
       for (const name of names) {
@@ -75,7 +74,7 @@ const files: FileFacts = {
     }
     return undefined;
   },
-};
+});
 
 function binaryCheck(self: readonly string[]): Check {
   const name = "binary";
@@ -97,17 +96,17 @@ function binaryCheck(self: readonly string[]): Check {
   };
 }
 
-function settingsFiles(projectDir: string): SettingsFile[] {
+function settingsFiles(projectDir: string, { env, os }: CommandContext): SettingsFile[] {
   return AGENTS.flatMap((agent) =>
     SCOPES.flatMap((scope) => {
-      const path = settingsPath(agent, scope, processEnv, os, projectDir);
+      const path = settingsPath(agent, scope, env, os, projectDir);
       return path === undefined ? [] : [{ agent, scope, path, ...readText(path) }];
     })
   );
 }
 
-function mcpCheckList(config: Config, projectDir: string): Check[] {
-  const claudeJson = mcpConfigPath("claude", processEnv, os);
+function mcpCheckList(config: Config, projectDir: string, { env, os }: CommandContext): Check[] {
+  const claudeJson = mcpConfigPath("claude", env, os);
   const projectJson = join(os, projectDir, ".mcp.json");
   const unreadable: Check[] = [];
   /** A file Claude Code cannot parse holds no servers for it: said as such, not as "not configured". */
@@ -146,9 +145,12 @@ const STATE_LOCK_WAIT_MS = 2000;
  * Opens the state database (creating it when missing, as the first hook event would; an existing one as it
  * is, so a damaged file is reported, not moved aside), reads every page, and proves a write would succeed.
  */
-export async function stateCheck(lockWaitMs = STATE_LOCK_WAIT_MS): Promise<Check> {
+export async function stateCheck(
+  lockWaitMs: number,
+  { env, os }: Pick<CommandContext, "env" | "os">,
+): Promise<Check> {
   const name = "state";
-  const dir = stateDir(processEnv, os);
+  const dir = stateDir(env, os);
   if (dir === undefined) {
     return {
       status: "fail",
@@ -183,18 +185,21 @@ export async function stateCheck(lockWaitMs = STATE_LOCK_WAIT_MS): Promise<Check
     fix:
       `run docsearch-hook doctor again in a moment; if it stays busy, see which process holds it: lsof ${file}`,
   };
+  /** What an error means here: damage and a busy lock the same whether opening or writing failed. */
+  const failure = (error: unknown, otherwise: Omit<Check, "status" | "name">): Check =>
+    isCorruption(error)
+      ? damaged(messageOf(error))
+      : isBusy(error)
+      ? busy
+      : { status: "fail", name, ...otherwise };
   let db;
   try {
     db = openExistingStateDb(dir, os) ?? openStateDb(dir, os);
   } catch (error) {
-    if (isCorruption(error)) return damaged(messageOf(error));
-    if (isBusy(error)) return busy;
-    return {
-      status: "fail",
-      name,
+    return failure(error, {
       message: `cannot open ${file}: ${messageOf(error)}`,
       fix: `make ${dir} a directory of yours (mode 0700), or set DOCSEARCH_HOME to one`,
-    };
+    });
   }
   try {
     // Every page is read (on the build machine, 65 ms for 100k observations when cached, 0.7 s from disk):
@@ -245,21 +250,17 @@ export async function stateCheck(lockWaitMs = STATE_LOCK_WAIT_MS): Promise<Check
       }
       : { status: "ok", name, message: facts };
   } catch (error) {
-    if (isCorruption(error)) return damaged(messageOf(error));
-    if (isBusy(error)) return busy;
-    return {
-      status: "fail",
-      name,
+    return failure(error, {
       message: `${file} is not writable: ${messageOf(error)}`,
       fix: `make ${file} and ${dir} yours and writable (file 0600, directory 0700)`,
-    };
+    });
   } finally {
     db.close();
   }
 }
 
-function killSwitchCheck(): Check {
-  return killSwitchOn(processEnv)
+function killSwitchCheck(env: Env): Check {
+  return killSwitchOn(env)
     ? {
       status: "warn",
       name: "kill switch",
@@ -276,7 +277,7 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
  * A WebSearch for the first enabled database's first keyword through the hook's own code, with this config
  * and a throwaway state directory: it must be denied with guidance, and its identical retry let through.
  */
-async function selfTest(configFlag: string | undefined, config: Config): Promise<Check> {
+async function selfTest(configFlag: string | undefined, config: Config, ctx: CommandContext): Promise<Check> {
   const name = "self-test";
   let temp: string;
   try {
@@ -292,20 +293,21 @@ async function selfTest(configFlag: string | undefined, config: Config): Promise
   try {
     // The kill switch is reported on its own; the self-test is about the code path behind it.
     const env: Env = (key) =>
-      key === "DOCSEARCH_HOME" ? temp : key === "DOCSEARCH_HOOK_DISABLED" ? undefined : processEnv(key);
+      key === "DOCSEARCH_HOME" ? temp : key === "DOCSEARCH_HOOK_DISABLED" ? undefined : ctx.env(key);
     const database = config.databases.find((candidate) => candidate.enabled);
     const query = database ? `${database.keywords[0]} documentation` : "docsearch-hook doctor self-test";
     const event = JSON.stringify({
       session_id: `docsearch-doctor-${Deno.pid}`,
-      cwd: Deno.cwd(),
+      cwd: ctx.cwd,
       hook_event_name: "PreToolUse",
       tool_name: "WebSearch",
       tool_input: { query },
       tool_use_id: "docsearch-doctor",
     });
+    const deps = { ...processDeps, env, os: ctx.os, now: ctx.now };
     const run = async () => {
       const start = performance.now();
-      const output = await hookOutput({ ok: true, text: event }, configFlag, { ...processDeps, env });
+      const output = await hookOutput({ ok: true, text: event }, configFlag, deps);
       return { output, took: performance.now() - start };
     };
     const first = await run();
@@ -367,25 +369,28 @@ export function formatChecks(checks: readonly Check[]): string {
   return [...lines, "", summary].join("\n");
 }
 
-export async function run({ values }: DoctorArgs): Promise<number> {
-  const projectDir = processEnv("CLAUDE_PROJECT_DIR") || Deno.cwd();
-  const self = selfCommand();
+export async function run({ values }: DoctorArgs, ctx: CommandContext): Promise<number> {
+  const { env, os } = ctx;
+  const projectDir = env("CLAUDE_PROJECT_DIR") || ctx.cwd;
+  const self = selfCommand(ctx);
   const own = hookCommand(self, os);
   const selfRegistered = ourCommand(own) ?? { program: self[0] };
-  const { location, config } = commandConfig(values.config, projectDir);
+  // The lookup every command makes (commandConfig), but in the context's environment.
+  const { location, config } = commandConfig(values.config, projectDir, env, os);
+  const files = fileFacts(ctx);
   const checks: Check[] = [
     binaryCheck(self),
-    ...registrationChecks(settingsFiles(projectDir), selfRegistered, files, own),
+    ...registrationChecks(settingsFiles(projectDir, ctx), selfRegistered, files, own),
     ...configChecks(config, location.paths, location.explicit),
     ...duplicateKeywordChecks(config),
-    ...databaseChecks(config, homeDir(processEnv, os), files),
-    ...mcpCheckList(config, projectDir),
-    await stateCheck(),
-    killSwitchCheck(),
-    await selfTest(values.config, config),
+    ...databaseChecks(config, homeDir(env, os), files),
+    ...mcpCheckList(config, projectDir, ctx),
+    await stateCheck(STATE_LOCK_WAIT_MS, ctx),
+    killSwitchCheck(env),
+    await selfTest(values.config, config, ctx),
   ];
   const failed = checks.some((check) => check.status === "fail");
-  print(
+  ctx.stdout(
     values.json ? JSON.stringify({ version: VERSION, ok: !failed, checks }, null, 2) : formatChecks(checks),
   );
   return failed ? 1 : 0;

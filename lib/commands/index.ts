@@ -200,7 +200,7 @@ function editConfig(path: string, change: (config: Settings) => EntryChange): En
       const result = change(config);
       return { ...result, settings: result.config, changed: result.change !== "unchanged" };
     });
-    if (plan.merge.changed) applySettings(plan);
+    if (plan.merge.changed) applySettings(plan, Date.now);
     return plan.merge;
   } catch (error) {
     if (!(error instanceof Problem)) throw error;

@@ -53,14 +53,14 @@ export function diffOf(plan: SettingsPlan): string {
   ]);
 }
 
-/** Writes the new content after a backup of the old; returns the backup's path. */
-export function applySettings(plan: SettingsPlan): string | undefined {
+/** Writes the new content after a backup of the old, named by `now`'s time; returns the backup's path. */
+export function applySettings(plan: SettingsPlan, now: () => number): string | undefined {
   if (plan.before === undefined) {
     makeDir(dirName(plan.path));
     writeAtomically(plan.path, plan.after);
     return undefined;
   }
-  const backup = backUp(plan.path, new Date());
+  const backup = backUp(plan.path, new Date(now()));
   writeAtomically(plan.path, plan.after);
   return backup;
 }

@@ -5,6 +5,7 @@
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { shellWords } from "../../lib/install/shell.ts";
+import { tree } from "../command_context.ts";
 import {
   backupsOf,
   CLAUDE_EVENTS,
@@ -55,18 +56,6 @@ const mentions = (text: string, path: string) =>
   ok(text.replaceAll("\\", "/").includes(path.replaceAll("\\", "/")), `${path} not in:\n${text}`);
 
 const POSIX = Deno.build.os !== "windows";
-
-/** Every file under `root`, relative, sorted: to show that a command wrote nothing. */
-async function tree(root: string, prefix = ""): Promise<string[]> {
-  if (!(await exists(root))) return [];
-  const out: string[] = [];
-  for await (const entry of Deno.readDir(root)) {
-    const rel = `${prefix}${entry.name}`;
-    if (entry.isDirectory) out.push(`${rel}/`, ...await tree(`${root}/${entry.name}`, `${rel}/`));
-    else out.push(rel);
-  }
-  return out.sort();
-}
 
 interface Handler {
   type: string;
