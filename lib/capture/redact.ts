@@ -16,6 +16,11 @@ interface Rule {
   hints?: readonly string[];
   /** The hints are lower-case and compared with the lower-cased text. */
   anyCase?: boolean;
+  /**
+   * A finer test than the hints, still without a regex, for rules whose regex costs milliseconds to compile
+   * and whose hints are common words (`key`, `pass`): given the text the hints were looked for in.
+   */
+  worth?: (haystack: string) => boolean;
   /** Made when the rule first runs: most never do (see hints), and a regex costs its parsing when made. */
   regex: () => RegExp;
   /**
@@ -192,6 +197,41 @@ const ASSIGNMENT = [
  * run of name characters (`a-key-a-key-…`) linear: each start looks a bounded way ahead.
  */
 const KEY_NAME = String.raw`[A-Za-z0-9_.-]{0,64}?(?:${KEY_WORD})[A-Za-z0-9_.-]{0,30}?`;
+
+/** Every key word is or contains one of these. */
+const KEY_HINTS = ["secret", "token", "pass", "pwd", "credential", "creds", "auth", "key"];
+
+/** Lower-case letters, digits and `_` (`word`), with `.` and `-` (`name`): tested by hand, as below. */
+const isWordChar = (c: string) => c >= "a" && c <= "z" || c >= "0" && c <= "9" || c === "_";
+const isNameChar = (c: string) => isWordChar(c) || c === "." || c === "-";
+const isBlank = (c: string) => c === " " || c === "\t";
+
+/**
+ * Whether some hint in `text` (lower-cased) is followed, past the rest of its name, a closing quote or
+ * bracket and blanks, by what ASSIGNMENT can start with: `=`, `:`, `,`, `+`, `?`, `.`, `>`, `@`, an opening quote,
+ * or a type and then `=` (`token string = …`). A superset of where the key=value rule can match, found with
+ * no regex: most text that names a key word (`session key`, `tests passed`) assigns nothing, and then the
+ * rule's regex, about 3 ms to compile, is never made.
+ */
+function assignedAfterHint(text: string): boolean {
+  const at = (i: number) => text.charAt(i);
+  for (const hint of KEY_HINTS) {
+    for (let found = text.indexOf(hint); found >= 0; found = text.indexOf(hint, found + 1)) {
+      let i = found + hint.length;
+      while (isNameChar(at(i))) i++;
+      while (at(i) !== "" && `\\"'\`[]`.includes(at(i))) i++;
+      const blanks = i;
+      while (isBlank(at(i))) i++;
+      if (at(i) !== "" && `:=,+?.>@"'`.includes(at(i))) return true;
+      if (i > blanks && isWordChar(at(i))) {
+        while (isWordChar(at(i)) || at(i) === "." || at(i) === "[" || at(i) === "]") i++;
+        while (isBlank(at(i))) i++;
+        if (at(i) === "=") return true;
+      }
+    }
+  }
+  return false;
+}
 
 /**
  * Whether a key's value is to be redacted: `literal` when the context cannot be code, `weak` when only a
@@ -387,8 +427,9 @@ const BUILT_IN: readonly Rule[] = [
   {
     category: "secret",
     // Every key word is or contains one of these.
-    hints: ["secret", "token", "pass", "pwd", "credential", "creds", "auth", "key"],
+    hints: KEY_HINTS,
     anyCase: true,
+    worth: assignedAfterHint,
     // `"password": "…"`, `api_key = '…'`, `DB_PASSWORD=…`, `?token=…`, `token := "…"`, `$secret = "…"`,
     // `some_dict["secret"] = …`, `apiKey: string = "…"`: the name stays, the value goes. The name may be
     // quoted, JSON-escaped included (`\"token\": \"…\"`).
@@ -435,8 +476,9 @@ const BUILT_IN: readonly Rule[] = [
   },
   {
     category: "secret",
-    hints: ["secret", "token", "pass", "pwd", "credential", "creds", "auth", "key"],
+    hints: KEY_HINTS,
     anyCase: true,
+    worth: (haystack) => haystack.includes("</"),
     // `<apiToken>…</apiToken>`, the value on the same line or its own.
     regex: lazily(() =>
       new RegExp(String.raw`<(${KEY_NAME})([ \t][^<>]*)?>(\s*)([^<\s]{4,})(\s*<\/\1>)`, "gi")
@@ -533,6 +575,7 @@ export function createRedactor(
         if (rule.hints !== undefined) {
           const haystack = rule.anyCase ? (lower ??= out.toLowerCase()) : out;
           if (!rule.hints.some((hint) => haystack.includes(hint))) continue;
+          if (rule.worth !== undefined && !rule.worth(haystack)) continue;
         }
         const regex = rule.regex();
         regex.lastIndex = 0;
