@@ -122,6 +122,19 @@ export async function sandbox(extraEnv: Record<string, string> = {}): Promise<Sa
   };
 }
 
+/** Far past any command's own bounds: a program still running then has hung. */
+export const HANG_MS = 60_000;
+
+/** A temp folder for `fn`, removed afterwards. */
+export async function withDir(fn: (dir: string) => void | Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  try {
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 export interface CliResult {
   code: number;
   stdout: string;
@@ -132,9 +145,14 @@ export interface RunOptions {
   env: Record<string, string>;
   stdin?: string | Uint8Array;
   cwd?: string;
+  /** Leave stdin open after writing, as a broken wrapper script does; it is closed once the program exits. */
+  keepStdinOpen?: boolean;
 }
 
-/** Runs a program as the agent runs the hook: a fresh process, only `env`, stdin piped and closed. */
+/**
+ * Runs a program as the agent runs the hook: a fresh process, only `env`, stdin piped and closed (or left
+ * open). A program that has not exited after a minute is killed, so a hang fails its test instead of the run.
+ */
 export async function runProgram(program: string, args: string[], options: RunOptions): Promise<CliResult> {
   const child = new Deno.Command(program, {
     args,
@@ -146,20 +164,34 @@ export async function runProgram(program: string, args: string[], options: RunOp
     stderr: "piped",
   }).spawn();
   const writer = child.stdin.getWriter();
+  const close = async () => {
+    try {
+      await writer.close();
+    } catch (error) {
+      // A program may exit without reading its stdin (the kill switch, an empty program): not a failure.
+      if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+    }
+  };
   try {
     if (options.stdin !== undefined) {
       await writer.write(
         typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin,
       );
     }
-    await writer.close();
+    if (!options.keepStdinOpen) await close();
   } catch (error) {
-    // A program may exit without reading its stdin (the kill switch, an empty program): not a failure.
+    // The write too, for the same reason.
     if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
   }
-  const out = await child.output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+  const killer = setTimeout(() => child.kill(), HANG_MS);
+  try {
+    const out = await child.output();
+    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+  } finally {
+    clearTimeout(killer);
+    if (options.keepStdinOpen) await close();
+  }
 }
 
 /** `deno run -A SCRIPT ARGS` with this checkout's deno.json, as install registers it. */

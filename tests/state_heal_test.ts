@@ -4,15 +4,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { openStateDb } from "../lib/state/db.ts";
 import { type EventRecord, openStateStore } from "../lib/state/store.ts";
 import { filledState, garble } from "./garble.ts";
-
-async function withDir(fn: (dir: string) => void | Promise<void>) {
-  const dir = await Deno.makeTempDir();
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+import { withDir } from "./helpers.ts";
 
 const write: EventRecord = {
   event: "PostToolUse",

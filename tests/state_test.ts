@@ -4,15 +4,7 @@ import { openStateDb, SCHEMA_VERSION, stateDbPath, StateSchemaTooNewError } from
 import { StateStore } from "../lib/state/store.ts";
 import { sessionKey } from "../lib/state/session_key.ts";
 import { latestSessionIn, sessionById, sessionsByPrefix } from "../lib/state/sessions.ts";
-
-async function withDir(fn: (dir: string) => void | Promise<void>) {
-  const dir = await Deno.makeTempDir();
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+import { withDir } from "./helpers.ts";
 
 const record = (sessionId: string, at: number, request = "gitlab runners") => ({
   sessionId,
