@@ -1,11 +1,13 @@
 /**
- * The two documentation sets the retrieval evaluation and the docs benchmark run on, and what both need
- * around them: the questions, each corpus made available (fetched once into `.cache/eval/`), and indexes
- * built by the real CLI.
+ * The documentation sets the retrieval evaluation and the docs benchmark run on, and what both need around
+ * them: the questions, each corpus made available (fetched once into `.cache/eval/`), and indexes built by
+ * the real CLI.
  *
  * - npm: the CLI's own Markdown docs (`docs/content/`), from the npm package at a pinned version, so that
  *   every machine evaluates the same pages.
  * - postgresql: the PostgreSQL 15 HTML manual as Debian ships it (postgresql-doc-15).
+ * - python: the Python 3.11 library reference (`library/`) as Debian ships it (python3.11-doc): one long
+ *   page per module with many sections each, a shape neither of the others has.
  */
 import { indexFile } from "../../lib/docs/indexes.ts";
 import { DocsIndex } from "../../lib/docs/store.ts";
@@ -14,8 +16,17 @@ import { type CliResult, exists, readFixture, ROOT, runCli, runProgram } from ".
 /** The questions were written against this version's pages; another version may move or drop them. */
 export const NPM_VERSION = "11.19.1";
 const POSTGRESQL_HTML = "/usr/share/doc/postgresql-doc-15/html";
+/**
+ * The Debian package the Python questions were written against, at this version (Debian 12's, with its
+ * security updates). Its revisions of upstream 3.11.2 differ only by the few lines a security fix adds to a
+ * page, so an installed python3.11-doc of another revision serves as well.
+ */
+export const PYTHON_DOC_PACKAGE = "python3.11-doc";
+export const PYTHON_DOC_VERSION = "3.11.2-6+deb12u9";
+/** Where the package puts the library reference: the modules' pages only, not the tutorial or the C API. */
+const PYTHON_LIBRARY = "usr/share/doc/python3.11/html/library";
 
-export const CORPUS_NAMES = ["npm", "postgresql"] as const;
+export const CORPUS_NAMES = ["npm", "postgresql", "python"] as const;
 export type CorpusName = typeof CORPUS_NAMES[number];
 
 export interface Question {
@@ -44,7 +55,18 @@ export const CORPORA: Record<CorpusName, Corpus> = {
           "install it with `apt-get install postgresql-doc-15` (Debian, Ubuntu)",
       },
   },
+  python: { name: "python", label: "Python 3.11 library reference (HTML)", locate: pythonLibrary },
 };
+
+/** A program's result, or undefined when it is not on PATH, so a caller can say how to get the corpus. */
+async function runIfThere(program: string, args: string[], cwd: string): Promise<CliResult | undefined> {
+  try {
+    return await runProgram(program, args, { env: Deno.env.toObject(), cwd });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
 
 /** `docs/content/` of the pinned npm package, packed by npm itself once and kept in `.cache/eval/`. */
 async function npmDocs(): Promise<{ root: string } | { missing: string }> {
@@ -52,14 +74,7 @@ async function npmDocs(): Promise<{ root: string } | { missing: string }> {
   const root = `${dir}/package/docs/content`;
   if (await exists(root)) return { root };
   await Deno.mkdir(dir, { recursive: true });
-  const run = async (program: string, args: string[]): Promise<CliResult | undefined> => {
-    try {
-      return await runProgram(program, args, { env: Deno.env.toObject(), cwd: dir });
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return undefined;
-      throw error;
-    }
-  };
+  const run = (program: string, args: string[]) => runIfThere(program, args, dir);
   const packed = await run("npm", ["pack", `npm@${NPM_VERSION}`, "--pack-destination", dir]);
   const tarball = `${dir}/npm-${NPM_VERSION}.tgz`;
   if (packed === undefined || packed.code !== 0 || !await exists(tarball)) {
@@ -85,6 +100,57 @@ async function npmDocs(): Promise<{ root: string } | { missing: string }> {
   }
   return { root };
 }
+
+/**
+ * The installed library reference, or else the pinned python3.11-doc package downloaded by apt-get (no root
+ * needed, nothing installed) and unpacked by dpkg-deb into `.cache/eval/` once.
+ */
+async function pythonLibrary(): Promise<{ root: string } | { missing: string }> {
+  const installed = `/${PYTHON_LIBRARY}`;
+  if (await exists(installed)) return { root: installed };
+  const dir = `${ROOT}.cache/eval/${PYTHON_DOC_PACKAGE}-${PYTHON_DOC_VERSION}`;
+  const root = `${dir}/${PYTHON_LIBRARY}`;
+  if (await exists(root)) return { root };
+  await Deno.mkdir(dir, { recursive: true });
+  const run = (program: string, args: string[]) => runIfThere(program, args, dir);
+  const downloaded = await run("apt-get", ["download", `${PYTHON_DOC_PACKAGE}=${PYTHON_DOC_VERSION}`]);
+  const debs = (await Array.fromAsync(Deno.readDir(dir))).filter((entry) => entry.name.endsWith(".deb"));
+  if (downloaded === undefined || downloaded.code !== 0 || debs.length !== 1) {
+    await Deno.remove(dir, { recursive: true });
+    const why = downloaded === undefined
+      ? "apt-get is not on PATH"
+      : downloaded.code !== 0
+      ? `${aptError(downloaded.stderr)} (run \`apt-get update\` first?)`
+      : `apt-get download left ${debs.length} .deb files`;
+    return {
+      missing: `could not fetch ${PYTHON_DOC_PACKAGE} ${PYTHON_DOC_VERSION}: ${why}; ` +
+        `install ${PYTHON_DOC_PACKAGE} (Debian, Ubuntu) so that ${installed} exists instead`,
+    };
+  }
+  const deb = `${dir}/${debs[0].name}`;
+  // Unpacked aside and renamed into place, so an interrupted run never leaves a half corpus behind.
+  const staging = await Deno.makeTempDir({ dir, prefix: "unpack-" });
+  try {
+    const unpacked = await run("dpkg-deb", ["-x", deb, staging]);
+    if (unpacked?.code !== 0 || !await exists(`${staging}/${PYTHON_LIBRARY}`)) {
+      return {
+        missing: `could not unpack ${deb} with dpkg-deb: ` +
+          (unpacked === undefined
+            ? "dpkg-deb is not on PATH"
+            : unpacked.stderr.trim() || "no library/ in it"),
+      };
+    }
+    await Deno.rename(`${staging}/usr`, `${dir}/usr`);
+  } finally {
+    await Deno.remove(staging, { recursive: true });
+    await Deno.remove(deb);
+  }
+  return { root };
+}
+
+/** apt-get's error lines ("E: ..."), not its warnings about sandboxing the download. */
+const aptError = (stderr: string) =>
+  stderr.split("\n").filter((line) => line.startsWith("E: ")).join(" ") || stderr.trim();
 
 /** npm's one line that says what went wrong, not its error code or where its log is. */
 const npmError = (stderr: string) =>

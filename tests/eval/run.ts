@@ -4,7 +4,7 @@
  * @5, @10 and the mean reciprocal rank. The indexes are built by the real CLI into a throw-away state
  * directory; the questions run in this process through the search the CLI and the MCP server share.
  *
- *   deno task eval [--corpus npm|postgresql] [--json] [--verbose]
+ *   deno task eval [--corpus npm|postgresql|python] [--json] [--verbose]
  */
 import { parseArgv } from "../../lib/cli/args.ts";
 import { searchIndexes } from "../../lib/docs/search.ts";
