@@ -1,5 +1,5 @@
 /**
- * The privacy filter (SPEC §4): secrets are replaced by `[REDACTED:category]` before anything is written.
+ * The privacy filter: secrets are replaced by `[REDACTED:category]` before anything is written.
  * The patterns lean on the shapes providers document (and gitleaks/detect-secrets use), with minimum lengths
  * and key-name rules that keep ordinary code, UUIDs and lock-file hashes intact.
  */
@@ -216,8 +216,13 @@ const isBlank = (c: string) => c === " " || c === "\t";
 function assignedAfterHint(text: string): boolean {
   const at = (i: number) => text.charAt(i);
   for (const hint of KEY_HINTS) {
-    for (let found = text.indexOf(hint); found >= 0; found = text.indexOf(hint, found + 1)) {
-      let i = found + hint.length;
+    // Each search goes on from where the last one's name ended: a run of name characters is scanned once.
+    for (
+      let found = text.indexOf(hint), i = 0;
+      found >= 0;
+      found = text.indexOf(hint, Math.max(i, found + 1))
+    ) {
+      i = found + hint.length;
       while (isNameChar(at(i))) i++;
       while (at(i) !== "" && `\\"'\`[]`.includes(at(i))) i++;
       const blanks = i;
@@ -412,7 +417,7 @@ const BUILT_IN: readonly Rule[] = [
   {
     category: "secret",
     hints: ["mysql", "mariadb"],
-    regex: () => /(\b(?:mysql|mariadb)[\w-]*\b[^\n|;&]{0,200}?\s-p['"]?)([^\s'"`,;)\]}]+)/g,
+    regex: () => /(\b(?:mysql|mariadb)[\w-]{0,40}\b[^\n|;&]{0,200}?\s-p['"]?)([^\s'"`,;)\]}]+)/g,
     replace: valueAfter,
   },
   {

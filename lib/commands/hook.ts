@@ -3,6 +3,7 @@
  * Everything here is on the hot path: heavy modules (zod, SQLite) are imported only when an event needs them
  * (in the bundle, SQLite comes with the rest: every event the agent is registered for needs the state).
  */
+import { messageOf } from "../errors.ts";
 import { createRedactor } from "../capture/redact.ts";
 import { promptContext, sessionStartContext } from "../context/inject.ts";
 import { eventRecord } from "../capture/record.ts";
@@ -78,10 +79,6 @@ function configNote(config: Config): string | undefined {
     : `${first} (and ${rest.length} more: run \`docsearch-hook check\` to see all)`;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 async function openAccess(
   spec: EventSpec,
   dir: string | undefined,
@@ -97,7 +94,7 @@ async function openAccess(
       }),
     };
   } catch (error) {
-    return { unavailable: describe(error) };
+    return { unavailable: messageOf(error) };
   }
 }
 
@@ -163,7 +160,7 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
         );
       });
     } catch (error) {
-      stateProblem = describe(error);
+      stateProblem = messageOf(error);
     }
   }
   // A failed transaction remembered nothing: decide again without state, under the switches if they were read.

@@ -76,7 +76,7 @@ export function readLayer(path: string): LayerText {
         readError: `it is ${info.size} bytes, over the ${MAX_LAYER_BYTES} a config may hold (fix: trim it)`,
       };
     }
-    return { path, text: Deno.readTextFileSync(path) };
+    return readCapped(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return { path };
     if (error instanceof Deno.errors.PermissionDenied) {
@@ -84,6 +84,23 @@ export function readLayer(path: string): LayerText {
     }
     return { path, readError: messageOf(error) };
   }
+}
+
+/**
+ * The file's text, read to at most one byte past the cap: a stat's size can lie (`/proc/self/pagemap` says 0
+ * and reads for hundreds of GB), so the cap holds on what is read, not on what was promised.
+ */
+function readCapped(path: string): LayerText {
+  using file = Deno.openSync(path);
+  const buffer = new Uint8Array(MAX_LAYER_BYTES + 1);
+  let total = 0;
+  for (let n: number | null = 0; n !== null && total < buffer.length; total += n ?? 0) {
+    n = file.readSync(buffer.subarray(total));
+  }
+  if (total > MAX_LAYER_BYTES) {
+    return { path, readError: `it holds more than the ${MAX_LAYER_BYTES} bytes a config may (fix: trim it)` };
+  }
+  return { path, text: new TextDecoder().decode(buffer.subarray(0, total)) };
 }
 
 /** Names as a folder listing is compared with a path's (ASCII: `.claude`, `hooks`, the layer files). */

@@ -24,7 +24,7 @@ export interface RedactRule {
   ignoreCase: boolean;
 }
 
-/** What the hook records of a session (SPEC §4) and for how long. */
+/** What the hook records of a session and for how long. */
 export interface CaptureConfig {
   enabled: boolean;
   retentionDays: number;

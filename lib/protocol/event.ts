@@ -20,7 +20,7 @@ export interface HookEvent {
 
 export type EventParse = { ok: true; event: HookEvent } | { ok: false; problem: string };
 
-/** Larger events are drained and ignored: no agent sends one, and parsing it would stall the agent. */
+/** Larger events are refused unread: no agent sends one, and parsing it would stall the agent. */
 export const MAX_EVENT_BYTES = 64 * 1024 * 1024;
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -126,7 +126,7 @@ function whole(text: string): { ok: true; text: string; parsed: { value: unknown
  * Reads one event from stdin: to its end, or until a whole JSON object has arrived, whichever comes first, so a
  * writer that never closes stdin costs nothing once its event is complete; past a bound with neither, what
  * arrived is used if it is whole, else the read fails (and the hook allows). No bounds for a terminal, where a
- * person types the event (`bounds` null). Events over MAX_EVENT_BYTES are drained and refused.
+ * person types the event (`bounds` null). Events over MAX_EVENT_BYTES are refused at once.
  */
 export async function readStdin(
   reader: Pick<typeof Deno.stdin, "read"> = Deno.stdin,
@@ -163,7 +163,8 @@ export async function readStdin(
       };
     }
     total += n;
-    if (total > MAX_EVENT_BYTES) continue;
+    // No agent sends more, and a writer that never stops (`< /dev/zero`) must not keep the hook running.
+    if (total > MAX_EVENT_BYTES) break;
     chunks.push(buffer.subarray(0, n));
     // A read that did not fill the buffer drained the pipe: the writer paused, perhaps for good. Parsing only
     // then keeps a large event from being parsed once per chunk.
