@@ -1035,6 +1035,9 @@ Deno.test("user patterns that could backtrack for minutes are refused, naming th
     ["(?:(?=a+)a)+", "(?=a+)"],
     [String.raw`(\w+)\1:`, String.raw`(\w+)\1`],
     [String.raw`\s*.*\s*=`, String.raw`\s*.*`],
+    // Short repetitions side by side add up: four of 16 choices each are as slow as one long one.
+    [String.raw`\w{0,16}\w{0,16}\w{0,16}\w{0,16}!`, String.raw`\w{0,16}\w{0,16}\w{0,16}`],
+    ["a{0,16}a{0,16}a{0,16}a{0,16}a{0,16}a{0,16}b", "a{0,16}a{0,16}a{0,16}"],
   ];
   for (const [pattern, part] of refused) {
     const risk = backtrackingRisk({ pattern, ignoreCase: false }) ?? "";
@@ -1052,6 +1055,7 @@ Deno.test("user patterns that could backtrack for minutes are refused, naming th
     ".*secret.*",
     String.raw`(['"])x+\1`,
     String.raw`-----BEGIN CORP KEY-----[\s\S]*?-----END CORP KEY-----`,
+    String.raw`\d{1,3}\d{1,3}x`,
   ];
   for (const pattern of accepted) {
     assertEquals(backtrackingRisk({ pattern, ignoreCase: true }), undefined, pattern);

@@ -221,25 +221,31 @@ function firstSet(sequence: Term[]): CharSet {
 /** Whether a repetition of more than 16 choices is anywhere in a sequence. */
 const hasLongRepetition = (sequence: Term[]): boolean =>
   sequence.some((term) =>
-    term.max - term.min > 16 || term.node.kind === "backreference" ||
+    term.max - term.min > LONG_SPAN || term.node.kind === "backreference" ||
     (term.node.kind === "group" || term.node.kind === "assertion") &&
       term.node.alternatives.some(hasLongRepetition)
   );
 
 /**
- * A repetition that can still take more characters: those it takes, where it starts in the pattern, and
- * whether it is long (more than 16 choices), which is what makes two of them side by side slow.
+ * A repetition that can still take more characters: those it takes, where it starts in the pattern, and how
+ * many choices of length it leaves, added up over the short repetitions side by side that can trade the same
+ * characters (`\w{0,16}` four times is as slow as one long one). Over 16 it is long, which is what makes a
+ * further repetition beside it slow.
  */
 interface OpenRun {
   set: CharSet;
   from: number;
-  long: boolean;
+  span: number;
 }
 
+const LONG_SPAN = 16;
+const isLong = (run: OpenRun) => run.span > LONG_SPAN;
+
+/** The repetition open after one of several alternatives: any of theirs. */
 const joinRuns = (a: OpenRun | undefined, b: OpenRun | undefined): OpenRun | undefined =>
   a === undefined || b === undefined
     ? a ?? b
-    : { set: union(a.set, b.set), from: Math.min(a.from, b.from), long: a.long || b.long };
+    : { set: union(a.set, b.set), from: Math.min(a.from, b.from), span: Math.max(a.span, b.span) };
 
 class Backtracking extends Error {}
 
@@ -309,19 +315,24 @@ function follow(
       if (open !== undefined && !overlap(open.set, setOf(term))) open = undefined;
       return;
     }
-    const run = {
+    const run: OpenRun = {
       set: setOf(term),
       from: term.from,
-      long: term.max - term.min > 16 || node.kind === "backreference",
+      span: node.kind === "backreference" ? Infinity : term.max - term.min,
     };
     // A group takes over from the open repetition only where its first characters could also go on it.
     const starts = node.kind === "group" ? node.alternatives.map(firstSet).reduce(union, NO_CHARS) : run.set;
-    if (open !== undefined && overlap(open.set, starts) && (open.long || run.long || repeated) && !last) {
+    const trading = open !== undefined && overlap(open.set, starts);
+    if (trading && (isLong(open!) || isLong(run) || repeated) && !last) {
       throw new Backtracking(
-        `${quote(open.from, term.to)} has repetitions side by side that can match the same characters`,
+        `${quote(open!.from, term.to)} has repetitions side by side that can match the same characters`,
       );
     }
-    open = term.min === 0 ? joinRuns(open, run) : run;
+    open = trading
+      ? { set: union(open!.set, run.set), from: open!.from, span: open!.span + run.span }
+      : term.min === 0
+      ? joinRuns(open, run)
+      : run;
   });
   return open;
 }
