@@ -178,7 +178,9 @@ export const corruptionFix = (file: string) =>
  */
 export function moveAside(file: string, now = new Date()): string {
   const aside = `${file}.corrupt-${now.toISOString().replace(/[:.]/g, "-")}-${Deno.pid}`;
-  for (const suffix of ["", "-wal", "-shm"]) {
+  // The database last: once it is gone, a process that opens meanwhile starts a fresh one, whose -wal and
+  // -shm must not then be moved away with the corrupted one's.
+  for (const suffix of ["-wal", "-shm", ""]) {
     try {
       Deno.renameSync(file + suffix, aside + suffix);
     } catch (error) {
@@ -204,7 +206,8 @@ function statOrCreate(dir: string, file: string): number | null {
   if (found !== undefined) return found;
   ensurePrivateDir(dir);
   createPrivateFile(file);
-  return null;
+  // The new file's own inode, so that a later move aside can tell it from one another process put there.
+  return inode(file) ?? null;
 }
 
 /**
