@@ -1,7 +1,8 @@
 /**
  * Where this program's own modules are. From a checkout, main.ts runs the TypeScript sources; the shipped
  * artifact (`deno task build`: dist/docsearch-hook.js, which the release binaries compile) holds the same
- * modules as JavaScript, laid out as the sources are (dist/lib/cli/hook_main.js for lib/cli/hook_main.ts).
+ * modules as JavaScript: the ones loaded on demand laid out as the sources are (dist/lib/cli/commands.js for
+ * lib/cli/commands.ts).
  *
  * The few modules loaded on demand are imported by a specifier computed here: `deno run` reads and analyses
  * every module a literal `import("…")` names before the first line runs, so the hook would pay for the

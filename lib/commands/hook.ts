@@ -1,7 +1,7 @@
 /**
  * `docsearch-hook hook`: one agent event in, at most one JSON object out, always exit 0.
  * Everything here is on the hot path: heavy modules (zod, SQLite) are imported only when an event needs them
- * (in the bundle, SQLite comes with the rest: every event the agent is registered for needs the state).
+ * (in the built artifact, SQLite comes with the rest: every event the agent is registered for needs the state).
  */
 import { messageOf } from "../errors.ts";
 import { createRedactor } from "../capture/redact.ts";
