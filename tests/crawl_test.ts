@@ -23,7 +23,7 @@ import { countsLine, progressDue, resumeLine, sitemapLine } from "../lib/docs/cr
 import { linksToFollow } from "../lib/docs/crawl_scope.ts";
 import { sitemapLocs } from "../lib/docs/crawl_site.ts";
 import { decodeHtml, readHtml } from "../lib/docs/html.ts";
-import { matchExpression } from "../lib/docs/query.ts";
+import { quoted } from "../lib/docs/query.ts";
 import { parseRobots } from "../lib/docs/robots.ts";
 import { chunkDocument, MAX_FILE_BYTES } from "../lib/docs/sources.ts";
 import { DocsIndex } from "../lib/docs/store.ts";
@@ -914,7 +914,7 @@ async function withCrawl(site: { fetch: typeof fetch }, test: (run: Run) => Prom
           progress: (line) => progress.push(line),
         }),
       sources: () => [...index.stamps().keys()].sort(),
-      find: (word) => index.search(matchExpression([word], "all"), 50).map((hit) => hit.source).sort(),
+      find: (word) => index.search(quoted(word), 50).map((hit) => hit.source).sort(),
     });
   } finally {
     index.close();

@@ -1,8 +1,18 @@
 /** The local docs index as pure parts: chunking by headings, query building, and the FTS5 store. */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { CHUNK_CHARS, chunkMarkdown, chunkPlainText } from "../lib/docs/chunk.ts";
-import { matchExpression, quoted, terms } from "../lib/docs/query.ts";
-import { DocsIndex } from "../lib/docs/store.ts";
+import { anyOf, quoted, termExpressions, terms } from "../lib/docs/query.ts";
+import { DocsIndex, type DocumentStamp, REPEATED_SUMMARY, type StoredDocument } from "../lib/docs/store.ts";
+import type { Chunk } from "../lib/docs/chunk.ts";
+
+/** A document as `put` takes it; its digest is its title and version, distinct unless a test wants a copy. */
+const stored = (title: string, stamp: DocumentStamp, chunks: Chunk[], summary = ""): StoredDocument => ({
+  title,
+  summary,
+  stamp,
+  chunks,
+  digest: `${title}@${stamp.version}`,
+});
 
 const PAGE = `# Runners
 
@@ -53,8 +63,12 @@ Deno.test("chunkMarkdown: no H1 means the file name is the title; long sections 
 });
 
 Deno.test("query: every word quoted, so FTS5 syntax in a query is plain text; stopwords only as a fallback", () => {
-  assertEquals(matchExpression(terms('NEAR( "AND * -x: c++ NOT'), "all"), '"near" "x" "c" "not"');
-  assertEquals(matchExpression(terms("how do I configure runners"), "any"), '"configure" OR "runners"');
+  const none = () => false;
+  assertEquals(
+    anyOf(termExpressions('NEAR( "AND * -x: c++ NOT', none)),
+    '("near") OR ("x") OR ("c") OR ("not")',
+  );
+  assertEquals(anyOf(termExpressions("how do I configure runners", none)), '("configure") OR ("runners")');
   assertEquals(terms("the and"), ["the", "and"]);
   assertEquals(terms("  ¿? "), []);
   assertEquals(quoted('say "hi"'), '"say ""hi"""');
@@ -65,26 +79,31 @@ Deno.test("DocsIndex: put, search with weights and snippets, replace, remove, st
   const dir = await Deno.makeTempDir();
   try {
     const index = DocsIndex.open(`${dir}/x.db`);
-    index.put("/docs/runners.md", "Runners", { size: 10, version: "1" }, chunkMarkdown(PAGE, "runners.md"));
-    index.put("/docs/other.md", "Other", { size: 5, version: "2" }, [
-      { title: "Other", trail: [], text: "This page mentions executors once, among other words." },
-    ]);
-    const hits = index.search(matchExpression(["executors"], "all"), 5);
+    index.put(
+      "/docs/runners.md",
+      stored("Runners", { size: 10, version: "1" }, chunkMarkdown(PAGE, "runners.md")),
+    );
+    index.put(
+      "/docs/other.md",
+      stored("Other", { size: 5, version: "2" }, [
+        { title: "Other", trail: [], text: "This page mentions executors once, among other words." },
+      ]),
+    );
+    const hits = index.search(quoted("executors"), 5);
     assertEquals(hits.map((hit) => hit.source), ["/docs/runners.md", "/docs/other.md"]);
     assertEquals(hits[0].trail, ["Configure", "Executors"]);
-    const snippet = index.snippet(matchExpression(["executors"], "all"), hits[0].passage);
+    const snippet = index.snippet(quoted("executors"), hits[0].passage);
     ok(snippet.includes("[executors]") || snippet.includes("[Executors]"), snippet);
     assertEquals(index.holding('"executors"'), new Set(hits.map((hit) => hit.passage)));
     // Stemming: "configured" finds "Configure".
-    ok(index.search(matchExpression(["configured"], "all"), 5).length > 0);
+    ok(index.search(quoted("configured"), 5).length > 0);
     assertEquals(index.stamps().get("/docs/other.md"), { size: 5, version: "2" });
 
-    index.put("/docs/other.md", "Other", { size: 6, version: "3" }, [{
-      title: "Other",
-      trail: [],
-      text: "Nothing here.",
-    }]);
-    assertEquals(index.search(matchExpression(["executors"], "all"), 5).map((hit) => hit.source), [
+    index.put(
+      "/docs/other.md",
+      stored("Other", { size: 6, version: "3" }, [{ title: "Other", trail: [], text: "Nothing here." }]),
+    );
+    assertEquals(index.search(quoted("executors"), 5).map((hit) => hit.source), [
       "/docs/runners.md",
     ]);
     index.remove("/docs/runners.md");
@@ -102,22 +121,134 @@ Deno.test("DocsIndex: a search while a document is being replaced sees the old p
   try {
     const writer = DocsIndex.open(`${dir}/x.db`);
     const reader = DocsIndex.open(`${dir}/x.db`);
-    writer.put("/docs/a.md", "A", { size: 1, version: "1" }, [{
-      title: "A",
-      trail: [],
-      text: "old cache text",
-    }]);
+    writer.put(
+      "/docs/a.md",
+      stored("A", { size: 1, version: "1" }, [{ title: "A", trail: [], text: "old cache text" }]),
+    );
     // The writer is halfway through a replacement: its rows are deleted, the new ones not yet committed.
     writer.db.exec("BEGIN IMMEDIATE");
     writer.db.exec("DELETE FROM chunks");
-    writer.db.exec("INSERT INTO chunks (title, trail, body, document) VALUES ('A', '', 'new cache text', 1)");
-    assertEquals(reader.search(matchExpression(["old"], "all"), 5).map((hit) => hit.source), ["/docs/a.md"]);
-    assertEquals(reader.search(matchExpression(["new"], "all"), 5), []);
+    writer.db.exec(
+      "INSERT INTO chunks (title, trail, summary, body, document) VALUES ('A', '', '', 'new cache text', 1)",
+    );
+    assertEquals(reader.search(quoted("old"), 5).map((hit) => hit.source), ["/docs/a.md"]);
+    assertEquals(reader.search(quoted("new"), 5), []);
     writer.db.exec("COMMIT");
-    assertEquals(reader.search(matchExpression(["old"], "all"), 5), []);
-    assertEquals(reader.search(matchExpression(["new"], "all"), 5).map((hit) => hit.source), ["/docs/a.md"]);
+    assertEquals(reader.search(quoted("old"), 5), []);
+    assertEquals(reader.search(quoted("new"), 5).map((hit) => hit.source), ["/docs/a.md"]);
     writer.close();
     reader.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("termExpressions: two words the index holds as one also match it, each keeping its own word", () => {
+  const known = new Set(["timezone", "sha256"]);
+  const isWord = (word: string) => known.has(word);
+  assertEquals(termExpressions("set the time zone", isWord), [
+    '"set"',
+    '"time" OR "timezone"',
+    '"zone" OR "timezone"',
+  ]);
+  assertEquals(termExpressions("SHA 256 of a file", isWord), [
+    '"sha" OR "sha256"',
+    '"256" OR "sha256"',
+    '"file"',
+  ]);
+  // Not side by side in the query (a stopword between), or not a word of the index: no join.
+  assertEquals(termExpressions("time of zone", isWord), ['"time"', '"zone"']);
+  assertEquals(termExpressions("on line help", isWord), ['"line"', '"help"']);
+  // A word repeated is asked once.
+  assertEquals(termExpressions("zone zone time", isWord), ['"zone"', '"time"']);
+});
+
+Deno.test("DocsIndex: a summary shared by many pages is the site's, so their passages lose it; unshared again, it returns", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const index = DocsIndex.open(`${dir}/x.db`);
+    const summaryOf = (source: string) =>
+      (index.db.prepare(
+        "SELECT chunks.summary AS s FROM chunks JOIN documents ON documents.id = chunks.document WHERE source = ?",
+      ).get(source) as { s: string }).s;
+    const page = (i: number, summary: string) =>
+      index.put(
+        `/p${i}`,
+        stored(
+          `P${i}`,
+          { size: 1, version: "1" },
+          [{ title: `P${i}`, trail: [], text: `page ${i}` }],
+          summary,
+        ),
+      );
+    page(0, "Acme docs: everything about Acme");
+    page(1, "Acme docs: everything about Acme");
+    page(2, "Install the agent");
+    assertEquals(index.settleSummaries(), 0);
+    assertEquals(summaryOf("/p0"), "Acme docs: everything about Acme");
+    for (let i = 3; i < 3 + REPEATED_SUMMARY; i++) page(i, "Acme docs: everything about Acme");
+    // Pages put once the summary was known to repeat never had it; the first ones lose it when settled.
+    assertEquals(summaryOf("/p4"), "");
+    assertEquals(index.settleSummaries(), 2);
+    assertEquals([summaryOf("/p0"), summaryOf("/p1"), summaryOf("/p2")], ["", "", "Install the agent"]);
+    ok(index.search(quoted("everything"), 5).length === 0);
+    for (let i = 1; i < 3 + REPEATED_SUMMARY; i++) if (i !== 2) index.remove(`/p${i}`);
+    assertEquals(index.settleSummaries(), 1);
+    assertEquals(summaryOf("/p0"), "Acme docs: everything about Acme");
+    index.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("DocsIndex: sameAs finds another document with the same text, never the document itself", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const index = DocsIndex.open(`${dir}/x.db`);
+    index.put("/a.md", {
+      ...stored("A", { size: 1, version: "1" }, [{ title: "A", trail: [], text: "a" }]),
+      digest: "d1",
+    });
+    assertEquals(index.sameAs("/b.md", "d1"), "/a.md");
+    assertEquals(index.sameAs("/a.md", "d1"), undefined);
+    assertEquals(index.sameAs("/b.md", "d2"), undefined);
+    // An empty document has no text to be the same as.
+    assertEquals(index.sameAs("/b.md", ""), undefined);
+    index.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("DocsIndex: an index of the old layout (no summaries) is outdated until upgraded, which keeps its source", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/x.db`;
+    const { DatabaseSync } = await import("node:sqlite");
+    const old = new DatabaseSync(file);
+    old.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE documents (id INTEGER PRIMARY KEY, source TEXT NOT NULL UNIQUE, title TEXT NOT NULL,
+        size INTEGER NOT NULL, version TEXT NOT NULL, validator TEXT, links TEXT);
+      CREATE VIRTUAL TABLE chunks USING fts5(title, trail, body, document UNINDEXED);
+      INSERT INTO meta VALUES ('root', '/docs');
+      INSERT INTO documents (source, title, size, version) VALUES ('/docs/a.md', 'A', 1, '1');
+      INSERT INTO chunks VALUES ('A', '', 'old text', 1);`);
+    old.close();
+    const index = DocsIndex.open(file);
+    ok(index.isOutdated);
+    index.upgrade();
+    ok(!index.isOutdated);
+    assertEquals(index.counts(), { documents: 0, chunks: 0 });
+    assertEquals(index.meta("root"), "/docs");
+    index.put(
+      "/docs/a.md",
+      stored("A", { size: 1, version: "2" }, [{ title: "A", trail: [], text: "new text" }], "About A"),
+    );
+    assertEquals(index.search(quoted("about"), 5).map((hit) => hit.source), ["/docs/a.md"]);
+    index.close();
+    const again = DocsIndex.open(file);
+    ok(!again.isOutdated);
+    again.close();
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -56,6 +56,7 @@ function buildFromFiles(name: string, root: string): void {
     index.setMeta("root", root);
     const stamps = index.stamps();
     let changed = 0;
+    let duplicates = 0;
     const skipped: string[] = [];
     for (const [i, file] of files.entries()) {
       const old = stamps.get(file.path);
@@ -74,18 +75,24 @@ function buildFromFiles(name: string, root: string): void {
         index.remove(file.path);
         continue;
       }
-      index.put(file.path, read.title, { size: file.size, version }, read.chunks);
+      // A copy or a link to a file indexed already would only repeat its passages in every result list.
+      if (index.sameAs(file.path, read.digest) !== undefined) {
+        index.remove(file.path);
+        duplicates++;
+        continue;
+      }
+      index.put(file.path, { ...read, stamp: { size: file.size, version } });
       changed++;
       if ((i + 1) % 200 === 0) printError(`docsearch-hook index: ${i + 1} of ${files.length} files read`);
     }
     // What is left was indexed before and is gone now.
     for (const source of stamps.keys()) index.remove(source);
+    index.settleSummaries();
     const seconds = (performance.now() - started) / 1000;
     print(
       `Indexed ${name} from ${root}: ${totals(index)} (${changed} new or changed, ` +
-        `${files.length - changed - skipped.length} unchanged, ${stamps.size} removed) in ${
-          seconds.toFixed(1)
-        } s.`,
+        `${files.length - changed - duplicates - skipped.length} unchanged, ${stamps.size} removed` +
+        `${duplicates > 0 ? `, ${duplicates} the same as another file` : ""}) in ${seconds.toFixed(1)} s.`,
     );
     for (const line of skipped) printError(`docsearch-hook index: skipped ${line}`);
     if (index.counts().documents === 0) {
@@ -156,9 +163,17 @@ function deleteIndexFiles(name: string): void {
   }
 }
 
+/** The index to build into; one an older version built is emptied into the current layout and read again. */
 function openIndex(name: string): DocsIndex {
   ensurePrivateDir(indexesDir());
-  return DocsIndex.open(indexFile(name));
+  const index = DocsIndex.open(indexFile(name));
+  try {
+    index.upgrade();
+  } catch (error) {
+    index.close();
+    throw error;
+  }
+  return index;
 }
 
 function totals(index: DocsIndex): string {

@@ -12,7 +12,7 @@ import { count } from "../cli/io.ts";
 import { applySettings, diffOf, type SettingsPlan } from "../install/json_file.ts";
 import { makeDir, writeAtomically } from "../files.ts";
 import { AGENT_NAMES, registrationsFor } from "../install/settings.ts";
-import { SERVER_NAME } from "../install/mcp.ts";
+import { SERVER_NAME } from "../docs/tool_name.ts";
 import {
   checkFlags,
   type CommandsPlan,

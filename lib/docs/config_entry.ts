@@ -5,8 +5,7 @@
  */
 import { SettingsError } from "../install/settings.ts";
 
-/** The MCP server `install --mcp` registers is "docsearch"; Claude Code names its tools mcp__<server>__<tool>. */
-export const BUILT_IN_TOOL = "mcp__docsearch__search";
+import { BUILT_IN_TOOL } from "./tool_name.ts";
 
 export interface IndexEntry {
   name: string;

@@ -230,7 +230,13 @@ async function readInto(pass: Pass, href: string, url: URL, response: Response, 
   frontier.follow(page.links, url);
   if (pass.stamps.get(href)?.version === page.stamp.version) report.unchanged++;
   else {
-    pass.index.put(href, page.title, page.stamp, page.chunks, page.links);
+    // The same page under a second address (a trailing "index.html", a mirror path) is indexed once.
+    const same = pass.index.sameAs(href, page.digest);
+    if (same !== undefined) {
+      pass.index.remove(href);
+      return frontier.mark(href, "skipped", `the same page as ${same}`);
+    }
+    pass.index.put(href, page);
     report.changed++;
   }
   frontier.mark(href, "done");

@@ -76,6 +76,7 @@ export class Frontier {
     this.index.dropQueue();
     const unreached = this.index.unreachedDocuments();
     for (const source of unreached) this.index.remove(source);
+    this.index.settleSummaries();
     const skipped = this.skipped();
     this.index.setMeta("crawl", "complete");
     return { removed: unreached.length, skipped };

@@ -2,11 +2,10 @@
  * One answer from the site and what it means for the crawl: asked again later, unchanged, a redirect, not
  * a page, or a page to read. Pure: a response's status and headers in, a decision (or a read page) out.
  */
-import type { Chunk } from "./chunk.ts";
 import { transient } from "./crawl_fetch.ts";
 import { pageUrl } from "./crawl_scope.ts";
 import { hash53 } from "../hash.ts";
-import { chunkDocument } from "./sources.ts";
+import { chunkDocument, type Read } from "./sources.ts";
 import type { DocumentStamp } from "./store.ts";
 
 export type Kind = "html" | "markdown" | "text";
@@ -54,9 +53,7 @@ function kindOf(contentType: string | null, url: URL): Kind | undefined {
   return undefined;
 }
 
-export type Page = { title: string; chunks: Chunk[]; links: string[]; stamp: DocumentStamp } | {
-  skipped: string;
-};
+export type Page = Exclude<Read, { skipped: string }> & { stamp: DocumentStamp } | { skipped: string };
 
 /** A page's body read into chunks, the links it holds (as written) and what tells whether it changed. */
 export function readPage(bytes: Uint8Array, kind: Kind, url: URL, headers: Headers): Page {

@@ -100,6 +100,8 @@ export interface HtmlPage {
   text: string;
   /** Every link's `href` as written, for a crawler to follow. */
   links: string[];
+  /** What the page says it is about: its `<meta name="description">` (or Open Graph's), when it has one. */
+  description: string | undefined;
 }
 
 const words = (text: string) => text.replace(/\s+/g, " ").trim();
@@ -141,6 +143,14 @@ export function readHtml(html: string): HtmlPage {
     document.children,
   )
     .map((element) => element.attribs.href);
+  const description = DomUtils.findOne(
+    (element) =>
+      element.name === "meta" &&
+      /^(description|og:description)$/i.test(element.attribs.name ?? element.attribs.property ?? "") &&
+      (element.attribs.content ?? "").trim() !== "",
+    document.children,
+    true,
+  )?.attribs.content;
   const root = contentRoot(document.children);
   const out: string[] = [];
   const block = () => out.push("\n\n");
@@ -190,6 +200,7 @@ export function readHtml(html: string): HtmlPage {
     title: titleElement ? cleanTitle(DomUtils.textContent(titleElement)) : undefined,
     text: tidy(out.join("")),
     links,
+    description: description === undefined ? undefined : words(description),
   };
 }
 

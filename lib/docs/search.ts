@@ -1,13 +1,14 @@
 /**
- * Search across indexes, shared by the `search` command and the MCP server. Every word must match first;
- * when that finds too little, any word may.
+ * Search across indexes, shared by the `search` command and the MCP server. A passage matches when it holds
+ * any of the query's words; it ranks by BM25 times the share of the words it holds, more when they are in
+ * its headings.
  */
 import { messageOf, Problem } from "../errors.ts";
 import { indexFile, indexNames } from "./indexes.ts";
-import { matchExpression, quoted, terms } from "./query.ts";
+import { anyOf, quoted, termExpressions } from "./query.ts";
 import { DocsIndex, type Hit } from "./store.ts";
 
-export interface Result extends Hit {
+export interface Result extends Omit<Hit, "textKey"> {
   index: string;
 }
 
@@ -24,11 +25,12 @@ export function targetIndexes(target: string): string[] {
   return [target];
 }
 
-/** More than this many passages of one page would crowd other pages out of a short list. */
-const PER_PAGE = 2;
 /** Candidates ranked per index: enough that the right passage is among them when any word matches. */
 const CANDIDATES = 200;
-/** How much more a passage counts when the query's words are in its page title or headings (all of them: 1.5×). */
+/**
+ * How much more a passage counts when the query's words are in its page title, headings or page summary (all
+ * of them: 1.5×).
+ */
 const HEADINGS_BOOST = 0.5;
 
 /**
@@ -41,20 +43,33 @@ export type SkippedIndex = (problem: string, fix: string) => void;
 function openIndexes(names: readonly string[], skipped: SkippedIndex): Map<string, DocsIndex> {
   const open = new Map<string, DocsIndex>();
   for (const name of names) {
+    let problem: string;
+    let fix = `docsearch-hook index remove ${name}, then index add it again`;
     try {
-      open.set(name, DocsIndex.open(indexFile(name)));
+      const index = DocsIndex.open(indexFile(name));
+      if (!index.isOutdated) {
+        open.set(name, index);
+        continue;
+      }
+      index.close();
+      problem =
+        `the index ${name} was built by an older docsearch-hook, in a layout this version does not search`;
+      fix = `docsearch-hook index refresh ${name}`;
     } catch (error) {
-      const problem = `the index ${name} cannot be read: ${messageOf(error)}`;
-      const fix = `docsearch-hook index remove ${name}, then index add it again`;
-      // One broken index must not take the others' answers away; asked for alone, it is the answer.
-      if (names.length === 1) throw new Problem(problem, fix);
-      skipped(problem, fix);
+      problem = `the index ${name} cannot be read: ${messageOf(error)}`;
     }
+    // One broken index must not take the others' answers away; asked for alone, it is the answer.
+    if (names.length === 1) throw new Problem(problem, fix);
+    skipped(problem, fix);
   }
   return open;
 }
 
-/** The best `limit` passages for `query` in the named indexes, best first. */
+/**
+ * The best `limit` pages for `query` in the named indexes, best first, each by its best passage: a list of
+ * five results names five pages. A passage whose text a better passage of another page has (a single-page
+ * edition of the manual repeating a module's page) is passed over.
+ */
 export function searchIndexes(
   names: readonly string[],
   query: string,
@@ -63,17 +78,18 @@ export function searchIndexes(
 ): Result[] {
   const indexes = openIndexes(names, skipped);
   try {
-    const ranked: Result[] = [];
+    const ranked: (Hit & { index: string })[] = [];
     /** Per index, the expression its candidates were found with: the snippets mark what it matches. */
     const matches = new Map<string, string>();
     for (const [name, index] of indexes) {
+      const isWord = (word: string) => index.passagesWith(quoted(word)) > 0;
       // A word no passage holds (the product's own name, a typo) cannot narrow anything: leave it out.
-      const known = terms(query).filter((term) => index.passagesWith(quoted(term)) > 0);
+      const known = termExpressions(query, isWord).filter((term) => index.passagesWith(term) > 0);
       if (known.length === 0) continue;
-      const match = matchExpression(known, "any");
+      const match = anyOf(known);
       matches.set(name, match);
-      const holders = known.map((term) => index.holding(quoted(term)));
-      const headed = known.map((term) => index.holding(`{title trail} : ${quoted(term)}`));
+      const holders = known.map((term) => index.holding(term));
+      const headed = known.map((term) => index.holding(`{title trail summary} : (${term})`));
       for (const hit of index.search(match, CANDIDATES)) {
         const coverage = holders.filter((set) => set.has(hit.passage)).length / known.length;
         const headings = headed.filter((set) => set.has(hit.passage)).length / known.length;
@@ -81,19 +97,71 @@ export function searchIndexes(
       }
     }
     ranked.sort((a, b) => a.score - b.score);
-    const perPage = new Map<string, number>();
-    return ranked.filter((hit) => {
+    const pages = new Set<string>();
+    const texts = new Set<string>();
+    const results: Result[] = [];
+    for (const hit of ranked) {
+      if (results.length === limit) break;
       const page = `${hit.index}\u0000${hit.source}`;
-      const shown = perPage.get(page) ?? 0;
-      perPage.set(page, shown + 1);
-      return shown < PER_PAGE;
-    }).slice(0, limit).map((hit) => ({
-      ...hit,
-      snippet: indexes.get(hit.index)!.snippet(matches.get(hit.index)!, hit.passage),
-    }));
+      // Text a better passage already has (shown, or passed over as its page's second best) adds nothing.
+      const repeated = texts.has(hit.textKey);
+      texts.add(hit.textKey);
+      if (pages.has(page) || repeated) continue;
+      pages.add(page);
+      const { textKey: _, ...result } = hit;
+      results.push({
+        ...result,
+        snippet: indexes.get(hit.index)!.snippet(matches.get(hit.index)!, hit.passage),
+      });
+    }
+    return results;
   } finally {
     for (const index of indexes.values()) index.close();
   }
+}
+
+/** Reciprocal rank fusion's constant: how much a top rank outweighs a lower one across lists. */
+const FUSION_K = 60;
+
+/**
+ * Several rankings of the same indexes (one per phrasing of a question) as one: each page scores the sum
+ * of 1 / (K + rank) over the lists it is in, so a page several phrasings find rises above one that a
+ * single phrasing puts first. A page is shown by its passage from the list that ranked it highest.
+ */
+export function fuseRankings(lists: readonly (readonly Result[])[], limit: number): Result[] {
+  const fused = new Map<string, { score: number; best: number; result: Result }>();
+  for (const list of lists) {
+    list.forEach((result, i) => {
+      const page = `${result.index}\u0000${result.source}`;
+      const entry = fused.get(page);
+      const share = 1 / (FUSION_K + i + 1);
+      if (entry === undefined) fused.set(page, { score: share, best: i, result });
+      else {
+        entry.score += share;
+        if (i < entry.best) Object.assign(entry, { best: i, result });
+      }
+    });
+  }
+  return [...fused.values()].sort((a, b) => b.score - a.score || a.best - b.best).slice(0, limit)
+    .map((entry) => entry.result);
+}
+
+/** Each phrasing searched, the rankings fused (`fuseRankings`); one phrasing is a plain search. */
+export function searchPhrasings(
+  names: readonly string[],
+  queries: readonly string[],
+  limit: number,
+  skipped: SkippedIndex = () => {},
+): Result[] {
+  if (queries.length === 1) return searchIndexes(names, queries[0], limit, skipped);
+  // Deeper lists than shown: a page second in every phrasing's list must be able to rise to the top.
+  const depth = Math.max(limit, 10);
+  const told = new Set<string>();
+  const once: SkippedIndex = (problem, fix) => {
+    if (!told.has(problem)) skipped(problem, fix);
+    told.add(problem);
+  };
+  return fuseRankings(queries.map((query) => searchIndexes(names, query, depth, once)), limit);
 }
 
 /** Results as numbered text with where each comes from: what a person or an agent reads and quotes. */

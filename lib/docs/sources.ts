@@ -2,9 +2,11 @@
  * The local files an index is built from: a folder walked for documentation files, or one file. What is not
  * documentation (binary files, files over the size limit) is skipped and said so, never indexed as garbage.
  */
+import { hash53 } from "../hash.ts";
 import { baseName, join } from "../paths.ts";
 import { type Chunk, chunkMarkdown, chunkPlainText } from "./chunk.ts";
 import { decodeHtml, readHtml } from "./html.ts";
+import { frontMatter, pageSummary } from "./summary.ts";
 
 const MARKDOWN = /\.(md|markdown|mdx)$/i;
 const TEXT = /\.(txt|rst|text)$/i;
@@ -15,6 +17,28 @@ export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 export const isDocumentation = (path: string): boolean =>
   MARKDOWN.test(path) || TEXT.test(path) || HTML.test(path);
+
+/** A name without its documentation extensions: "intro.rst.txt" and "intro.html" are both "intro". */
+const stem = (name: string) => name.replace(/(\.(md|markdown|mdx|txt|rst|text|html?|xhtml))+$/i, "");
+/** Of one page in several formats, the one read: structure (headings, a description) first, plain text last. */
+const formatRank = (name: string) =>
+  MARKDOWN.test(name) ? 0 : HTML.test(name) ? 1 : /\.rst$/i.test(name) ? 2 : 3;
+
+/**
+ * One file per page: where a folder holds the same page in several formats (`X.html` beside `X.txt`, as
+ * generated docs often ship), the best-structured one. Paths sharing a folder and stem are one page.
+ */
+export function onePerPage<T extends { path: string }>(files: readonly T[]): T[] {
+  const best = new Map<string, T>();
+  for (const file of files) {
+    const name = baseName(file.path);
+    const page = `${file.path.slice(0, file.path.length - name.length)}${stem(name)}`;
+    const kept = best.get(page);
+    if (kept === undefined || formatRank(name) < formatRank(baseName(kept.path))) best.set(page, file);
+  }
+  const chosen = new Set(best.values());
+  return files.filter((file) => chosen.has(file));
+}
 
 /** Every documentation file under `root` (or `root` itself), sorted, with its size and mtime. */
 export function documentationFiles(root: string): { path: string; size: number; mtime: number }[] {
@@ -54,11 +78,16 @@ export function documentationFiles(root: string): { path: string; size: number; 
     }
   };
   walk(root);
-  return found.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  return onePerPage(found).sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
 
-/** A document's chunks and title, and for HTML the links it holds (as written), for a crawler to follow. */
-export type Read = { chunks: Chunk[]; title: string; links: string[] } | { skipped: string };
+/**
+ * A document's chunks, title and one-line summary (summary.ts), and for HTML the links it holds (as written),
+ * for a crawler to follow.
+ */
+export type Read =
+  | { chunks: Chunk[]; title: string; summary: string; links: string[]; digest: string }
+  | { skipped: string };
 
 /** A NUL byte early on means a binary file, whatever its name says. */
 const looksBinary = (bytes: Uint8Array) => bytes.subarray(0, 8192).includes(0);
@@ -82,13 +111,26 @@ export function chunkDocument(
   if (looksBinary(bytes)) return { skipped: "binary" };
   let chunks: Chunk[];
   let links: string[] = [];
+  let summary: string;
   if (kind === "html") {
     const page = readHtml(decodeHtml(bytes, contentType));
     chunks = chunkMarkdown(page.text, page.title ?? name);
     links = page.links;
+    summary = pageSummary(page.description, page.text);
+  } else if (kind === "markdown") {
+    // Front matter is the page's metadata, not its text: its title and description say what the page is.
+    const { fields, body } = frontMatter(new TextDecoder().decode(bytes));
+    chunks = chunkMarkdown(body, fields.title ?? name);
+    summary = pageSummary(fields.description, body);
   } else {
     const text = new TextDecoder().decode(bytes);
-    chunks = kind === "markdown" ? chunkMarkdown(text, name) : chunkPlainText(text, name);
+    chunks = chunkPlainText(text, name);
+    summary = pageSummary(undefined, text);
   }
-  return { chunks, title: chunks[0]?.title ?? name, links };
+  const title = chunks[0]?.title ?? name;
+  // The title and text as read, not the bytes: the same page served twice with other furniture is one page.
+  const digest = chunks.length === 0
+    ? ""
+    : hash53([title, ...chunks.map((chunk) => chunk.text)].join("\u0000"));
+  return { chunks, title, summary, links, digest };
 }

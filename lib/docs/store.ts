@@ -14,21 +14,42 @@ const SCHEMA = `
     size INTEGER NOT NULL,
     version TEXT NOT NULL,
     validator TEXT,
-    links TEXT
+    links TEXT,
+    summary TEXT NOT NULL DEFAULT '',
+    indexed_summary TEXT NOT NULL DEFAULT '',
+    digest TEXT NOT NULL DEFAULT ''
   );
+  CREATE INDEX IF NOT EXISTS documents_summary ON documents (summary);
+  CREATE INDEX IF NOT EXISTS documents_digest ON documents (digest);
   CREATE TABLE IF NOT EXISTS crawl (
     url TEXT PRIMARY KEY,
     state TEXT NOT NULL CHECK (state IN ('queued', 'done', 'skipped', 'failed')),
     note TEXT
   );
   CREATE VIRTUAL TABLE IF NOT EXISTS chunks USING fts5(
-    title, trail, body, document UNINDEXED,
+    title, trail, summary, body, document UNINDEXED,
     tokenize = 'porter unicode61 remove_diacritics 2'
   );
 `;
 
-/** Title and headings weigh more than body text: a page about a thing names it in its headings. */
-const WEIGHTS = "10.0, 3.0, 1.0";
+/**
+ * The chunks table of indexes built before pages had summaries lacks the column; its rows cannot be moved
+ * over (FTS5 tables cannot gain a column), so such an index is read again from its source.
+ */
+const CURRENT_CHUNKS = /\bsummary\b/;
+
+/**
+ * Title, headings and the page's summary weigh more than body text: a page about a thing names it there.
+ * The summary is about the whole page, so it weighs less for any one passage than the passage's headings.
+ */
+const WEIGHTS = "10.0, 3.0, 2.0, 1.0";
+/** The body's column, for snippets. */
+const BODY_COLUMN = 3;
+/**
+ * A summary shared by this many pages is the site's description, written on every page by its generator,
+ * not what any one page is about: it is left out of their passages.
+ */
+export const REPEATED_SUMMARY = 3;
 
 /** What a document was when read, to tell whether it changed. */
 export interface DocumentStamp {
@@ -37,6 +58,19 @@ export interface DocumentStamp {
   version: string;
   /** A page's ETag or Last-Modified, for a conditional request on refresh. */
   validator?: string;
+}
+
+/** A document as it is stored: what was read of it, and what tells whether it changed. */
+export interface StoredDocument {
+  title: string;
+  /** The page's one-line summary (summary.ts); "" when it has none. */
+  summary: string;
+  stamp: DocumentStamp;
+  chunks: readonly Chunk[];
+  /** A crawled page's links, for a refresh that gets a 304. */
+  links?: readonly string[];
+  /** The content's hash: the same document under another name is indexed once. */
+  digest: string;
 }
 
 /** `failed`: the site did not answer (5xx, timeout) even after retries; the next run asks again. */
@@ -51,22 +85,46 @@ export interface Hit {
   score: number;
   /** The passage's row, to ask more of it (see `holding`). */
   passage: number;
+  /** Stands for the passage's text: two passages with the same one are the same text in two places. */
+  textKey: string;
 }
 
 export class DocsIndex {
-  private constructor(readonly db: DatabaseSync) {}
+  private constructor(readonly db: DatabaseSync, private outdated: boolean) {}
 
   /** Opens or creates the index file; WAL lets searches run while an index is being written. */
   static open(file: string): DocsIndex {
     const db = new DatabaseSync(file, { timeout: 5000 });
     try {
       db.exec("PRAGMA journal_mode = WAL");
-      db.exec(SCHEMA);
+      const chunks = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'chunks'").get() as
+        | { sql: string }
+        | undefined;
+      const outdated = chunks !== undefined && !CURRENT_CHUNKS.test(chunks.sql);
+      if (!outdated) db.exec(SCHEMA);
+      return new DocsIndex(db, outdated);
     } catch (error) {
       db.close();
       throw error;
     }
-    return new DocsIndex(db);
+  }
+
+  /** Built by an older version, in a layout searches no longer read: `upgrade` it, then read its source again. */
+  get isOutdated(): boolean {
+    return this.outdated;
+  }
+
+  /**
+   * An outdated index emptied into the current layout, its source and crawl queue kept: every document is
+   * then new to the next add or refresh. Nothing happens to a current one.
+   */
+  upgrade(): void {
+    if (!this.outdated) return;
+    this.transaction(() => {
+      this.db.exec("DROP TABLE chunks; DROP TABLE documents;");
+      this.db.exec(SCHEMA);
+    });
+    this.outdated = false;
   }
 
   close(): void {
@@ -98,24 +156,71 @@ export class DocsIndex {
     );
   }
 
-  /** Replaces a document and its chunks in one transaction: a search sees the old one or the new one. */
-  put(
-    source: string,
-    title: string,
-    stamp: DocumentStamp,
-    chunks: readonly Chunk[],
-    links: readonly string[] = [],
-  ): void {
+  /**
+   * Replaces a document and its chunks in one transaction: a search sees the old one or the new one. The
+   * summary goes into every chunk unless other pages already share it (see `settleSummaries`).
+   */
+  put(source: string, document: StoredDocument): void {
+    const { title, summary, stamp, chunks, links = [], digest } = document;
     this.transaction(() => {
       this.deleteDocument(source);
+      const shared = summary === "" ? 0 : (this.db.prepare(
+        "SELECT count(*) AS n FROM (SELECT 1 FROM documents WHERE summary = ? LIMIT ?)",
+      ).get(summary, REPEATED_SUMMARY - 1) as { n: number }).n;
+      const indexed = shared >= REPEATED_SUMMARY - 1 ? "" : summary;
       const { lastInsertRowid } = this.db.prepare(
-        "INSERT INTO documents (source, title, size, version, validator, links) VALUES (?, ?, ?, ?, ?, ?)",
-      ).run(source, title, stamp.size, stamp.version, stamp.validator ?? null, JSON.stringify(links));
-      const insert = this.db.prepare("INSERT INTO chunks (title, trail, body, document) VALUES (?, ?, ?, ?)");
+        `INSERT INTO documents (source, title, size, version, validator, links, summary, indexed_summary, digest)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        source,
+        title,
+        stamp.size,
+        stamp.version,
+        stamp.validator ?? null,
+        JSON.stringify(links),
+        summary,
+        indexed,
+        digest,
+      );
+      const insert = this.db.prepare(
+        "INSERT INTO chunks (title, trail, summary, body, document) VALUES (?, ?, ?, ?, ?)",
+      );
       for (const chunk of chunks) {
-        insert.run(chunk.title, chunk.trail.join(" > "), chunk.text, lastInsertRowid);
+        insert.run(chunk.title, chunk.trail.join(" > "), indexed, chunk.text, lastInsertRowid);
       }
     });
+  }
+
+  /**
+   * After a pass: pages whose summary turned out to be shared by `REPEATED_SUMMARY` or more pages lose it from
+   * their chunks, and pages whose summary is no longer shared get it back. Only pages whose state changes are
+   * rewritten, so a pass that changed nothing costs one query.
+   */
+  settleSummaries(): number {
+    const changes = this.db.prepare(
+      `SELECT id, CASE WHEN summary IN (
+                SELECT summary FROM documents WHERE summary != '' GROUP BY summary HAVING count(*) >= ?
+              ) THEN '' ELSE summary END AS wanted
+       FROM documents WHERE wanted != indexed_summary`,
+    ).all(REPEATED_SUMMARY) as { id: number; wanted: string }[];
+    if (changes.length === 0) return 0;
+    this.transaction(() => {
+      const chunks = this.db.prepare("UPDATE chunks SET summary = ? WHERE document = ?");
+      const documents = this.db.prepare("UPDATE documents SET indexed_summary = ? WHERE id = ?");
+      for (const { id, wanted } of changes) {
+        chunks.run(wanted, id);
+        documents.run(wanted, id);
+      }
+    });
+    return changes.length;
+  }
+
+  /** Another document with the same content, already indexed under another name. */
+  sameAs(source: string, digest: string): string | undefined {
+    if (digest === "") return undefined;
+    const row = this.db.prepare("SELECT source FROM documents WHERE digest = ? AND source != ? LIMIT 1")
+      .get(digest, source) as { source: string } | undefined;
+    return row?.source;
   }
 
   remove(source: string): void {
@@ -138,7 +243,7 @@ export class DocsIndex {
   search(match: string, limit: number): Hit[] {
     const rows = this.db.prepare(
       `SELECT chunks.rowid AS passage, documents.source AS source, chunks.title AS title, chunks.trail AS trail,
-              bm25(chunks, ${WEIGHTS}) AS score
+              bm25(chunks, ${WEIGHTS}) AS score, length(body) || ':' || substr(body, 1, 200) AS textKey
        FROM chunks JOIN documents ON documents.id = chunks.document
        WHERE chunks MATCH ? ORDER BY score LIMIT ?`,
     ).all(match, limit) as unknown as (Omit<Hit, "trail" | "snippet"> & { trail: string })[];
@@ -152,7 +257,7 @@ export class DocsIndex {
   /** The passage's text around what `match` finds, the matches in [brackets]. */
   snippet(match: string, passage: number): string {
     const row = this.db.prepare(
-      "SELECT snippet(chunks, 2, '[', ']', '…', 24) AS snippet FROM chunks WHERE chunks MATCH ? AND rowid = CAST(? AS INTEGER)",
+      `SELECT snippet(chunks, ${BODY_COLUMN}, '[', ']', '…', 24) AS snippet FROM chunks WHERE chunks MATCH ? AND rowid = CAST(? AS INTEGER)`,
     ).get(match, passage) as { snippet: string } | undefined;
     return row?.snippet ?? "";
   }

@@ -8,9 +8,7 @@ import { jsonPath } from "../json_problems.ts";
 import { type Env, homeDir, join, type OS } from "../paths.ts";
 import { type Agent, type Merge, ourCommand, type Settings, SettingsError } from "./settings.ts";
 import { commandLine } from "./shell.ts";
-
-/** Claude Code names the tools `mcp__docsearch__search` and `mcp__docsearch__list_indexes` after it. */
-export const SERVER_NAME = "docsearch";
+import { SERVER_NAME } from "../docs/tool_name.ts";
 
 /**
  * The file holding the agent's user-scope MCP servers. Claude Code: `~/.claude.json`, where

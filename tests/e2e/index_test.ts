@@ -1,6 +1,6 @@
 /** `index` and `search` end to end: real processes on a docs folder made by the test, in a temp HOME. */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { runCli, type Sandbox, sandbox } from "../helpers.ts";
+import { runCli, type Sandbox, sandbox, succeeded } from "../helpers.ts";
 
 const cli = (box: Sandbox, args: string[]) => runCli(args, { env: box.env });
 
@@ -168,4 +168,57 @@ Deno.test("index add follows symlinked files and folders, once each, and skips d
   match(added.stdout, /: 3 documents,/);
   const found = JSON.parse((await cli(box, ["search", "links", "mango", "--json"])).stdout);
   assertEquals(found[0].source, `${docs}/sub/mango.md`);
+});
+
+Deno.test("index add reads a page once: one format of X.html and X.txt, one of two copies or a link; summaries answer", async () => {
+  await using box = await sandbox();
+  const docs = `${box.home}/docs`;
+  await Deno.mkdir(docs);
+  await Deno.writeTextFile(
+    `${docs}/tuning.html`,
+    '<html><head><title>Tuning</title><meta name="description" content="Make slow queries fast"></head>' +
+      "<body><main><h1>Tuning</h1><p>Planner settings.</p><h2>Costs</h2><p>Raise random_page_cost.</p></main></body></html>",
+  );
+  await Deno.writeTextFile(`${docs}/tuning.txt`, "Tuning\n\nPlanner settings.\n\nRaise random_page_cost.\n");
+  await Deno.writeTextFile(`${docs}/kiwi.md`, "# Kiwi\n\nkiwi text\n");
+  await Deno.writeTextFile(`${docs}/kiwi-copy.md`, "# Kiwi\n\nkiwi text\n");
+  await Deno.symlink(`${docs}/kiwi.md`, `${docs}/kiwi-link.md`);
+  const added = await cli(box, ["index", "add", "d", docs, "--no-config"]);
+  assertEquals(added.code, 0, added.stderr);
+  match(added.stdout, /: 2 documents, .*2 the same as another file\)/);
+  const sources = (query: string) =>
+    cli(box, ["search", "d", query, "--json"]).then((out) =>
+      JSON.parse(out.stdout).map((r: { source: string }) => r.source)
+    );
+  assertEquals(await sources("kiwi"), [`${docs}/kiwi-copy.md`]);
+  // Only the page's description says "slow" and "fast"; its passage about costs is found by it.
+  assertEquals(await sources("slow queries"), [`${docs}/tuning.html`]);
+  // A refresh with nothing changed reads the copies again and still keeps them out.
+  const refreshed = await cli(box, ["index", "refresh", "d"]);
+  match(
+    refreshed.stdout,
+    /: 2 documents, .*\(0 new or changed, 2 unchanged, 0 removed, 2 the same as another file\)/,
+  );
+});
+
+Deno.test("an index an older version built is refused by search with the fix, and refresh rebuilds it", async () => {
+  await using box = await sandbox();
+  const docs = `${box.home}/docs`;
+  await Deno.mkdir(docs);
+  await Deno.writeTextFile(`${docs}/a.md`, "# A\n\napple text\n");
+  succeeded(await cli(box, ["index", "add", "old", docs, "--no-config"]));
+  const { DatabaseSync } = await import("node:sqlite");
+  const db = new DatabaseSync(`${box.state}/indexes/old.db`);
+  // The layout before pages had summaries.
+  db.exec(
+    "DROP TABLE chunks; CREATE VIRTUAL TABLE chunks USING fts5(title, trail, body, document UNINDEXED);",
+  );
+  db.close();
+  const refused = await cli(box, ["search", "old", "apple"]);
+  assertEquals(refused.code, 1);
+  match(refused.stderr, /built by an older docsearch-hook.*\n.*docsearch-hook index refresh old/);
+  const refreshed = await cli(box, ["index", "refresh", "old"]);
+  assertEquals(refreshed.code, 0, refreshed.stderr);
+  match(refreshed.stdout, /1 new or changed/);
+  match((await cli(box, ["search", "old", "apple"])).stdout, /\[apple\]/);
 });

@@ -1,0 +1,201 @@
+/**
+ * What makes the docs search rank pages rather than words: each page's one-line summary, one file per page,
+ * one result per page, and several phrasings of a question fused into one ranking.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { readHtml } from "../lib/docs/html.ts";
+import { fuseRankings, type Result, searchIndexes, searchPhrasings } from "../lib/docs/search.ts";
+import { chunkDocument, onePerPage } from "../lib/docs/sources.ts";
+import { DocsIndex } from "../lib/docs/store.ts";
+import { indexFile } from "../lib/docs/indexes.ts";
+import { firstSentence, frontMatter, pageSummary, SUMMARY_CHARS } from "../lib/docs/summary.ts";
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+Deno.test("frontMatter: plain key: value lines, quotes taken off; lists, maps and block scalars are no value", () => {
+  const { fields, body } = frontMatter(
+    "---\ntitle: npm-ci\nsection: 1\ndescription: 'Clean install a project'\ntags: [a, b]\nlong: >\n  x\n---\n\n### Synopsis\n",
+  );
+  assertEquals(fields, { title: "npm-ci", section: "1", description: "Clean install a project" });
+  assertEquals(body, "\n### Synopsis\n");
+  // Only at the very start: a rule further down is Markdown.
+  assertEquals(frontMatter("# T\n\n---\ndescription: no\n---\n").fields, {});
+  assertEquals(frontMatter("---\ntitle: x\n").fields, {}, "an unclosed block is text");
+});
+
+Deno.test("firstSentence: the first prose paragraph's first sentence, past headings, code, lists and label lines", () => {
+  const text = [
+    "# hashlib — Secure hashes",
+    "Source code: Lib/hashlib.py",
+    "Note",
+    "```\ncode. Not prose at all here.\n\nStill code, with a blank line.\n```",
+    "- a list item that is long enough to be prose.",
+    "This module implements a common interface to many hash algorithms, e.g. SHA-256. Included are more.",
+  ].join("\n\n");
+  assertEquals(
+    firstSentence(text),
+    "This module implements a common interface to many hash algorithms, e.g. SHA-256.",
+  );
+  assertEquals(
+    firstSentence("CREATE INDEX — define a new index\n\n## Synopsis"),
+    "CREATE INDEX — define a new index",
+  );
+  assertEquals(firstSentence("# Only a heading\n\nToo short."), undefined);
+  const long = `${"word ".repeat(200)}end.`;
+  assertEquals(firstSentence(long)!.length, SUMMARY_CHARS);
+});
+
+Deno.test("pageSummary: the page's own description first, else its first sentence, one line", () => {
+  assertEquals(
+    pageSummary("  Clean   install\na project ", "Other text that is a sentence here."),
+    "Clean install a project",
+  );
+  assertEquals(
+    pageSummary(undefined, "The first sentence is the summary. Not this."),
+    "The first sentence is the summary.",
+  );
+  assertEquals(pageSummary("", "# Title"), "");
+});
+
+Deno.test("readHtml and chunkDocument: meta description, else og:description, is the page's summary", () => {
+  assertEquals(
+    readHtml('<head><meta name="description" content=" Tune  the planner "><title>T</title></head><p>x</p>')
+      .description,
+    "Tune the planner",
+  );
+  assertEquals(
+    readHtml('<head><meta property="og:description" content="OG text"></head>').description,
+    "OG text",
+  );
+  assertEquals(readHtml('<head><meta name="description" content=""></head>').description, undefined);
+  const html = chunkDocument(
+    bytes("<title>Q</title><main><h1>Q</h1><p>Queries are planned by the planner here.</p></main>"),
+    "html",
+    "q.html",
+  );
+  ok(!("skipped" in html));
+  assertEquals(html.summary, "Queries are planned by the planner here.");
+  const markdown = chunkDocument(
+    bytes("---\ntitle: npm-ci\ndescription: Clean install a project\n---\n\n### Synopsis\n\nnpm ci\n"),
+    "markdown",
+    "npm-ci.md",
+  );
+  ok(!("skipped" in markdown));
+  assertEquals([markdown.title, markdown.summary], ["npm-ci", "Clean install a project"]);
+  // Front matter is metadata: no passage holds its lines.
+  ok(markdown.chunks.every((chunk) => !chunk.text.includes("description:")), JSON.stringify(markdown.chunks));
+});
+
+Deno.test("chunkDocument: the digest is of the text as read, so the same page with other furniture is the same", () => {
+  const a = chunkDocument(
+    bytes("<nav>Site A menu</nav><main><h1>P</h1><p>Same words.</p></main>"),
+    "html",
+    "a.html",
+  );
+  const b = chunkDocument(
+    bytes("<nav>Mirror menu</nav><main><h1>P</h1><p>Same words.</p></main>"),
+    "html",
+    "b.html",
+  );
+  const c = chunkDocument(bytes("<main><h1>P</h1><p>Other words.</p></main>"), "html", "c.html");
+  ok(!("skipped" in a) && !("skipped" in b) && !("skipped" in c));
+  assertEquals(a.digest, b.digest);
+  ok(a.digest !== c.digest);
+});
+
+Deno.test("onePerPage: one page in several formats is read once, in its best-structured format", () => {
+  const files = [
+    "/d/intro.txt",
+    "/d/intro.html",
+    "/d/api.rst.txt",
+    "/d/api.rst",
+    "/d/x.md",
+    "/d/x.html",
+    "/d/sub/intro.txt",
+    "/d/solo.txt",
+  ]
+    .map((path) => ({ path }));
+  assertEquals(onePerPage(files).map((file) => file.path), [
+    "/d/intro.html",
+    "/d/api.rst",
+    "/d/x.md",
+    "/d/sub/intro.txt",
+    "/d/solo.txt",
+  ]);
+});
+
+const result = (source: string, index = "docs"): Result => ({
+  index,
+  source,
+  title: source,
+  trail: [],
+  snippet: `from ${source}`,
+  score: -1,
+  passage: 0,
+});
+
+Deno.test("fuseRankings: pages several phrasings find rise; each page once, shown by its best-ranked passage", () => {
+  const first = ["a", "b", "c"].map((page) => result(page));
+  const second = [result("c"), { ...result("b"), snippet: "b, better" }, result("d")];
+  const fused = fuseRankings([first, second], 10);
+  // b: ranks 2 and 2; c: 3 and 1 (same sum, c's best rank is higher); a: 1 alone; d: 3 alone.
+  assertEquals(fused.map((r) => r.source), ["c", "b", "a", "d"]);
+  assertEquals(fused.find((r) => r.source === "b")!.snippet, "from b", "ties keep the first list's passage");
+  assertEquals(fuseRankings([first, second], 2).map((r) => r.source), ["c", "b"]);
+  // The same path in two indexes is two pages.
+  assertEquals(fuseRankings([[result("a", "x")], [result("a", "y")]], 5).length, 2);
+  assertEquals(fuseRankings([first], 5), first);
+});
+
+Deno.test("searchIndexes: one result per page; a passage another result already shows is passed over; phrasings fuse", async () => {
+  const home = await Deno.makeTempDir();
+  const saved = Deno.env.get("DOCSEARCH_HOME");
+  Deno.env.set("DOCSEARCH_HOME", home);
+  try {
+    await Deno.mkdir(`${home}/indexes`);
+    const index = DocsIndex.open(indexFile("py"));
+    const put = (source: string, title: string, texts: string[], summary = "") =>
+      index.put(source, {
+        title,
+        summary,
+        stamp: { size: 1, version: "1" },
+        chunks: texts.map((text, i) => ({ title, trail: [`Part ${i}`], text })),
+        digest: source,
+      });
+    put("/gzip.html", "gzip — Support for gzip files", [
+      "Open a gzip file for reading.",
+      "Read a gzip file line by line.",
+    ]);
+    put("/tarfile.html", "tarfile — Read and write tar archive files", [
+      "A tar file can be gzip compressed.",
+    ]);
+    // A single-page edition: the module pages' passages again, under another title.
+    put("/all.html", "The Python Standard Library", [
+      "Open a gzip file for reading.",
+      "Read a gzip file line by line.",
+    ]);
+    put("/atexit.html", "atexit — Exit handlers", [
+      "Functions registered are run at normal interpreter termination.",
+    ], "Register cleanup functions to run when the program exits.");
+    index.close();
+
+    const pages = searchIndexes(["py"], "gzip file", 10).map((r) => r.source);
+    assertEquals(pages, [...new Set(pages)], "each page once");
+    assertEquals(pages[0], "/gzip.html");
+    ok(!pages.includes("/all.html"), `the edition repeats the module's passages only: ${pages}`);
+    // The summary answers for the page: no passage says "cleanup" or "exits".
+    assertEquals(
+      searchIndexes(["py"], "run cleanup code when my program exits", 3)[0].source,
+      "/atexit.html",
+    );
+    const fused = searchPhrasings(["py"], ["cleanup when the program exits", "tar archive"], 5).map((r) =>
+      r.source
+    );
+    ok(fused.includes("/atexit.html") && fused.includes("/tarfile.html"), String(fused));
+    assertEquals(searchPhrasings(["py"], ["gzip file"], 10).map((r) => r.source), pages);
+  } finally {
+    if (saved === undefined) Deno.env.delete("DOCSEARCH_HOME");
+    else Deno.env.set("DOCSEARCH_HOME", saved);
+    await Deno.remove(home, { recursive: true });
+  }
+});
