@@ -114,6 +114,22 @@ Deno.test("single match: the reason names keyword, database, path, the literal c
   ok(!reason.includes("IN PARALLEL"));
 });
 
+Deno.test("the built-in search's denial says how to query a keyword index; another tool's does not", () => {
+  const builtIn = database({
+    name: "pg",
+    keywords: ["postgres"],
+    indexName: undefined,
+    mcpToolName: "mcp__docsearch__search",
+    toolArgs: { index: "pg", query: "{query}" },
+  });
+  const request = search("postgres index concurrently");
+  const reason = (db: typeof gitlab) =>
+    reasonOf(buildDenial(request, matchRequest(request, [db]), { ttlSeconds: 60, retryWillPass: true }));
+  match(reason(builtIn), /keyword index: use the docs' own terms and API names/);
+  match(reason(builtIn), /takes a list of phrasings/);
+  ok(!reason({ ...gitlab, keywords: ["postgres"] }).includes("keyword index"));
+});
+
 Deno.test("several matches: one numbered line per database and IN PARALLEL", () => {
   const request = search("gitlab on k8s");
   const reason = reasonOf(

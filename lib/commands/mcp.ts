@@ -17,9 +17,9 @@ import { configLocation } from "../config/layers.ts";
 import { loadConfig } from "../config/load.ts";
 import type { Database } from "../config/types.ts";
 import { indexNames, indexSummaries } from "../docs/indexes.ts";
-import { formatResults, searchIndexes, targetIndexes } from "../docs/search.ts";
+import { formatResults, searchPhrasings, targetIndexes } from "../docs/search.ts";
 import { processEnv, stateDir } from "../paths.ts";
-import { SERVER_NAME } from "../install/mcp.ts";
+import { SERVER_NAME } from "../docs/tool_name.ts";
 import { VERSION } from "../version.ts";
 
 const os = Deno.build.os;
@@ -30,20 +30,26 @@ const INSTRUCTIONS = "Local, version-correct documentation indexed on this machi
   "web, and cite the source path or URL of the passages you use.";
 
 const SEARCH_DESCRIPTION = "Search the local documentation indexes (the docs of the versions in use here, " +
-  "indexed on this machine) and get the best passages, each with its page title, heading trail, source path " +
-  "or URL and a snippet with the matching words in [brackets]. Prefer this over web search for " +
-  "documentation questions; search the web only when these passages do not answer. Short queries in the " +
-  "docs' own words work best (e.g. 'register runner token').";
+  "indexed on this machine) and get the best page for each result, with its title, heading trail, source " +
+  "path or URL and a snippet with the matching words in [brackets]. Prefer this over web search for " +
+  "documentation questions; search the web only when these passages do not answer. It is a keyword index: " +
+  "use the docs' own terms and API names when you know them (e.g. 'register runner token'). If the first " +
+  "results miss, search again with other words, or pass several phrasings at once as a list; their " +
+  "rankings are fused.";
 
 const LIST_DESCRIPTION = "List the local documentation indexes: the name to pass to search, how many " +
   "documents and passages each holds, where it was built from, and what it covers.";
+
+/** More phrasings than this are one question asked too many ways: each costs a search. */
+const MAX_PHRASINGS = 5;
+const phrasing = z.string().trim().min(1, "the query is empty: say what to look for");
 
 const searchInput = {
   index: z.string().trim().min(1).default("all").describe(
     'An index name from list_indexes, or "all" to search every index (the default).',
   ),
-  query: z.string().trim().min(1, "the query is empty: say what to look for").describe(
-    "What to look for, in the docs' own words.",
+  query: z.union([phrasing, z.array(phrasing).min(1).max(MAX_PHRASINGS)]).describe(
+    `What to look for, in the docs' own words; or up to ${MAX_PHRASINGS} phrasings of it, searched together.`,
   ),
   limit: z.number().int().min(1).max(20).default(5).describe("How many passages to return (1 to 20)."),
 };
@@ -73,10 +79,12 @@ function answer(tool: string, work: () => string | Promise<string>): Promise<Too
   });
 }
 
-function search(target: string, query: string, limit: number): string {
-  const results = searchIndexes(
+function search(target: string, phrasings: string | string[], limit: number): string {
+  const queries = typeof phrasings === "string" ? [phrasings] : phrasings;
+  const query = queries.join('" or "');
+  const results = searchPhrasings(
     targetIndexes(target),
-    query,
+    queries,
     limit,
     (problem, fix) => printError(`docsearch-hook mcp: ${problem} (skipped; fix: ${fix})`),
   );

@@ -4,6 +4,7 @@
  * literal arguments, and how to get the web request through anyway.
  */
 import type { Database } from "../config/types.ts";
+import { BUILT_IN_TOOL } from "../docs/tool_name.ts";
 import type { Match } from "../match/match.ts";
 import type { WebRequest } from "./request.ts";
 
@@ -84,6 +85,10 @@ function retrySentence(request: WebRequest, options: GuidanceOptions): string {
     `${formatDuration(options.ttlSeconds)} and it will be allowed.`;
 }
 
+/** The built-in search ranks by words, not meaning: how to ask it, and what to do when it misses. */
+const KEYWORD_HINT = "The local search is a keyword index: use the docs' own terms and API names when you " +
+  "know them; if the results miss, search again with other words (its query also takes a list of phrasings).";
+
 export function denyReason(request: WebRequest, matches: readonly Match[], options: GuidanceOptions): string {
   const query = localQuery(request);
   const subject = request.tool === "WebSearch" ? "this web search" : clip(request.url);
@@ -106,6 +111,7 @@ export function denyReason(request: WebRequest, matches: readonly Match[], optio
       ),
     );
   }
+  if (matches.some((match) => match.database.mcpToolName === BUILT_IN_TOOL)) lines.push(KEYWORD_HINT);
   lines.push(retrySentence(request, options));
   return lines.join("\n");
 }

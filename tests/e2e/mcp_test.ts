@@ -122,6 +122,20 @@ Deno.test("mcp: an SDK client lists both tools, searches an index built by the C
   );
   match(first, /\[register\]/i);
 
+  // Several phrasings in one call: their rankings fused, each page once.
+  const fused = textOf(
+    await client.callTool({
+      name: "search",
+      arguments: { query: ["register a runner", "cache between jobs"] },
+    }),
+  );
+  match(fused, /^3 passages from the local docs for "register a runner" or "cache between jobs"/);
+  // Each phrasing's best page leads; a page only one of them finds lower down comes after.
+  match(fused, /\n1\. Runners › Register a runner .*\n\n2\. Cache .*\n\n3\. Pipelines /s);
+  const phrasings = properties.query.anyOf as Record<string, unknown>[];
+  assertEquals(phrasings.map((schema) => schema.type), ["string", "array"]);
+  match(search.description ?? "", /keyword index/);
+
   // "all" is the default index; limit caps the passages.
   const all = textOf(await client.callTool({ name: "search", arguments: { query: "jobs", limit: 1 } }));
   match(all, /^1 passage from the local docs for "jobs"/);
@@ -164,10 +178,21 @@ Deno.test("mcp: an unknown index, an empty query and a limit out of range are er
   match(textOf(unknown), /there is no index gitlb \(there are: gitlab\)/);
 
   for (
-    const args of [{ query: "" }, { query: "   " }, {}, { query: "runner", limit: 21 }, {
-      query: "x",
-      limit: 0,
-    }]
+    const args of [
+      { query: "" },
+      { query: "   " },
+      {},
+      { query: [] },
+      { query: ["a", "b", "c", "d", "e", "f"] },
+      {
+        query: ["runner", " "],
+      },
+      { query: "runner", limit: 21 },
+      {
+        query: "x",
+        limit: 0,
+      },
+    ]
   ) {
     const result = await client.callTool({ name: "search", arguments: args });
     assertEquals(result.isError, true, JSON.stringify(args));
