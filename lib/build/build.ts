@@ -10,6 +10,7 @@
 import { parseArgv } from "../cli/args.ts";
 import { fileUrlPath } from "../paths.ts";
 import { ARTIFACT_ENTRY } from "../program.ts";
+import { eagerFunctions } from "./eager.ts";
 
 /**
  * main.ts, with the hook in it, is one file: `deno run` pays about 0.1 ms for every module it loads, and
@@ -48,7 +49,10 @@ export async function build(outdir = "dist"): Promise<string> {
   try {
     // Their common folder, lib/, is where esbuild puts the split entries' paths from.
     await bundle(["--code-splitting", "--outdir", `${scratch}/lib`, ...SPLIT_ENTRIES]);
-    await bundle(["--output", `${scratch}/${ARTIFACT_ENTRY}`, "main.ts"]);
+    const entry = `${scratch}/${ARTIFACT_ENTRY}`;
+    await bundle(["--output", entry, "main.ts"]);
+    // The hook runs most of the entry on every event: compiled with it, its functions come from the code cache.
+    await Deno.writeTextFile(entry, eagerFunctions(await Deno.readTextFile(entry)));
     await Deno.mkdir(out, { recursive: true });
     for await (const entry of Deno.readDir(out)) {
       if (entry.name !== "bin") await Deno.remove(new URL(entry.name, out), { recursive: true });
