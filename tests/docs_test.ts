@@ -4,6 +4,8 @@ import { CHUNK_CHARS, chunkMarkdown, chunkPlainText } from "../lib/docs/chunk.ts
 import { anyOf, quoted, termExpressions, terms } from "../lib/docs/query.ts";
 import { DocsIndex, type DocumentStamp, REPEATED_SUMMARY, type StoredDocument } from "../lib/docs/store.ts";
 import type { Chunk } from "../lib/docs/chunk.ts";
+import { builtInIndex, reachableDatabases } from "../lib/docs/built_in.ts";
+import { database } from "./helpers.ts";
 
 /** A document as `put` takes it; its digest is its title and version, distinct unless a test wants a copy. */
 const stored = (title: string, stamp: DocumentStamp, chunks: Chunk[], summary = ""): StoredDocument => ({
@@ -252,4 +254,27 @@ Deno.test("DocsIndex: an index of the old layout (no summaries) is outdated unti
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("reachableDatabases: a built-in entry whose index file is missing is left out; other tools are kept", () => {
+  const builtIn = (name: string, index?: string) =>
+    database({
+      name,
+      mcpToolName: "mcp__docsearch__search",
+      toolArgs: index === undefined ? undefined : { index, query: "{query}" },
+    });
+  const leann = database({ name: "gitlab", path: "/nowhere", mcpToolName: "mcp__leann__leann_search" });
+  const looked: string[] = [];
+  const exists = (name: string) => {
+    looked.push(name);
+    return name === "pg";
+  };
+  const kept = reachableDatabases(
+    [builtIn("pg", "pg"), builtIn("npm", "npm"), builtIn("any", "all"), leann],
+    exists,
+  );
+  assertEquals(kept.map((d) => d.name), ["pg", "any", "gitlab"]);
+  // Only built-in entries naming one index cost a look.
+  assertEquals(looked, ["pg", "npm"]);
+  assertEquals(builtInIndex(leann), undefined);
 });

@@ -655,6 +655,8 @@ Deno.test("databases: a path under ~ is looked for in the home directory", () =>
     config([database({ name: "gitlab", path: "~/.leann/indexes/gitlab" })]),
     HOME,
     facts([`${HOME}/.leann/indexes/gitlab`]),
+    "linux",
+    STATE,
   );
   const check = only(checks);
   assertEquals(check.status, "ok");
@@ -672,6 +674,8 @@ Deno.test("databases: a missing path is a warning naming the file that defines i
     ]),
     HOME,
     facts([`${HOME}/.leann/indexes/gitlab`]),
+    "linux",
+    STATE,
   );
   assertFixes(checks);
   assertEquals(checks.map((check) => check.status), ["ok", "warn"], JSON.stringify(checks, null, 2));
@@ -680,12 +684,32 @@ Deno.test("databases: a missing path is a warning naming the file that defines i
   ok(`${checks[1].message} ${checks[1].fix}`.includes(source), JSON.stringify(checks[1]));
 });
 
+const STATE = "/home/u/.local/state/docsearch-hook";
+
+Deno.test("databases: a built-in index is looked for by its name in the state folder; a missing one says how to build it", () => {
+  const builtIn = (name: string, index: unknown) =>
+    database({ name, mcpToolName: "mcp__docsearch__search", toolArgs: { index, query: "{query}" } });
+  const checks = databaseChecks(
+    config([builtIn("pg", "pg"), builtIn("npm", "npm"), builtIn("every", "all")]),
+    HOME,
+    facts([`${STATE}/indexes/pg.db`]),
+    "linux",
+    STATE,
+  );
+  assertFixes(checks);
+  assertEquals(checks.map((check) => check.status), ["ok", "warn"], JSON.stringify(checks, null, 2));
+  match(checks[1].message, /there is no index npm .*its web searches pass until there is/);
+  match(checks[1].fix!, /docsearch-hook index add npm </);
+});
+
 Deno.test("databases: without a home directory ~ is not guessed", () => {
   const check = only(
     databaseChecks(
       config([database({ name: "gitlab", path: "~/.leann/indexes/gitlab" })]),
       undefined,
       facts([`${HOME}/.leann/indexes/gitlab`]),
+      "linux",
+      STATE,
     ),
   );
   assertEquals(check.status, "warn");
@@ -758,7 +782,7 @@ Deno.test("mcp: a tool whose server is configured is ok, naming where", () => {
   match(leann.message, /\bleann\b/);
 });
 
-Deno.test("mcp: a tool whose server is missing is a warning with claude mcp add", () => {
+Deno.test("mcp: a tool whose server is missing is a problem (✗: its searches are denied for nothing) with claude mcp add", () => {
   const checks = mcpChecks(EXAMPLE_CONFIG, [{ name: "leann", source: CLAUDE_JSON }], [CLAUDE_JSON, MCP_JSON]);
   assertFixes(checks);
   // One line per tool: the two leann databases share one; the disabled database's tool is not checked.
@@ -768,7 +792,7 @@ Deno.test("mcp: a tool whose server is missing is a warning with claude mcp add"
     JSON.stringify(checks),
   );
   const docs = checks.find((check) => check.name.includes("mcp__docs__search"))!;
-  assertEquals(docs.status, "warn");
+  assertEquals(docs.status, "fail");
   match(docs.fix!, /claude mcp add docs\b/);
   ok(docs.message.includes(CLAUDE_JSON) && docs.message.includes(MCP_JSON), docs.message);
 });
@@ -790,7 +814,7 @@ Deno.test("mcp: server names are matched as Claude Code normalises them", () => 
 Deno.test("mcp: a server whose name only starts like the tool's is not it", () => {
   const tools = config([database({ name: "a", mcpToolName: "mcp__leann2__search" })]);
   const check = only(mcpChecks(tools, [{ name: "leann", source: CLAUDE_JSON }], [CLAUDE_JSON]));
-  assertEquals(check.status, "warn");
+  assertEquals(check.status, "fail");
   match(check.fix!, /claude mcp add leann2\b/);
 });
 

@@ -5,14 +5,15 @@ import { AGENTS, EVENTS, registrationsFor } from "../lib/protocol/events.ts";
 import type { HookOutput } from "../lib/protocol/output.ts";
 import type { EventRecord } from "../lib/state/store.ts";
 import { type Feature, NO_SWITCHES, type SessionSwitches } from "../lib/switches/switches.ts";
-import { event, fixture } from "./helpers.ts";
+import { event, fixture, withDir } from "./helpers.ts";
 
-function deps(vars: Record<string, string>, opened: string[] = []): HookDeps {
+function deps(vars: Record<string, string>, opened: string[] = [], indexes: string[] = []): HookDeps {
   return {
     env: (name) => vars[name],
     os: "linux",
     now: () => 1_000_000,
     elapsed: () => 5,
+    indexExists: (name) => indexes.includes(name),
     openState: (dir) => {
       opened.push(dir);
       return Promise.reject(new Error("no state in this test"));
@@ -192,4 +193,33 @@ Deno.test("hook core: the wait for the state's lock fits every timeout the agent
   const background = claude.filter((r) => r.async).map((r) => waits.get(r.event)!);
   assertEquals(new Set(waited).size, 1, `${waited}`);
   ok(background.length > 0 && background.every((ms) => ms > waited[0]), `${background} after ${waited}`);
+});
+
+Deno.test("hook core: a database sending the agent to a built-in index that does not exist lets the search through", async () => {
+  await withDir(async (dir) => {
+    const configFile = `${dir}/config.json`;
+    await Deno.writeTextFile(
+      configFile,
+      JSON.stringify({
+        databases: [{
+          name: "pg",
+          keywords: ["postgres"],
+          mcp_tool_name: "mcp__docsearch__search",
+          tool_args: { index: "pg", query: "{query}" },
+        }],
+      }),
+    );
+    const text = JSON.stringify({
+      session_id: "s",
+      cwd: dir,
+      hook_event_name: "PreToolUse",
+      tool_name: "WebSearch",
+      tool_input: { query: "postgres create index concurrently" },
+    });
+    const missing = await hookOutput(input(text), configFile, deps({ HOME: dir }));
+    assertEquals(missing.stdout, undefined);
+    const built = await hookOutput(input(text), configFile, deps({ HOME: dir }, [], ["pg"]));
+    ok(built.stdout?.includes('"permissionDecision":"deny"'), built.stdout);
+    match(built.stdout!, /mcp__docsearch__search/);
+  });
 });

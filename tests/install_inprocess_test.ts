@@ -6,6 +6,7 @@ import { deepStrictEqual as assertEquals, match, ok, throws } from "node:assert/
 import { install, uninstall } from "../lib/commands/install.ts";
 import { Problem, UsageError } from "../lib/errors.ts";
 import { machine, tree } from "./command_context.ts";
+import { NEXT_STEP } from "../lib/docs/built_in.ts";
 import { backupsOf, CLAUDE_EVENTS, exists, listDir } from "./helpers.ts";
 
 const USER_SETTINGS = {
@@ -39,7 +40,14 @@ Deno.test("install then uninstall in process: the user's settings come back, eac
   const installed = installing.out.join("\n");
   match(installed, /^Registered docsearch-hook for Claude Code in .* \(9 events, command: /);
   ok(installed.includes(`kept as ${settingsOf(m.home)}.bak-${STAMP}.`), installed);
-  ok(installed.includes(`Created ${configOf(m.home)} from the example config`), installed);
+  ok(
+    installed.includes(
+      `Created ${configOf(m.home)} with no databases yet: every web search passes until you add one.\n` +
+        `Next: ${NEXT_STEP}.`,
+    ),
+    installed,
+  );
+  assertEquals(await readJson(configOf(m.home)), { escape_hatch_ttl_seconds: 300, databases: [] });
   const registered = await commandsIn(settingsOf(m.home));
   assertEquals(Object.keys(registered).sort(), [...CLAUDE_EVENTS].sort());
   ok(registered.Stop.includes("notify-send"), JSON.stringify(registered.Stop));
@@ -70,7 +78,7 @@ Deno.test("install --dry-run in process prints the plan and writes nothing", asy
   const [plan] = ctx.out;
   match(plan, /^Would register docsearch-hook for Claude Code \(9 events\) in /);
   ok(plan.includes(`+++ ${settingsOf(m.home)}`), plan);
-  ok(plan.includes(`Would create ${configOf(m.home)} from the example config.`), plan);
+  ok(plan.includes(`Would create ${configOf(m.home)} with no databases yet.`), plan);
   ok(plan.includes(`Would write ${m.home}/.claude/commands/docsearch/status.md:`), plan);
   assertEquals(await tree(m.home), before);
 });

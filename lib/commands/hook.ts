@@ -4,6 +4,8 @@
  * (in the built artifact, SQLite comes with the rest: every event the agent is registered for needs the state).
  */
 import { messageOf } from "../errors.ts";
+import { indexFileIn, reachableDatabases } from "../docs/built_in.ts";
+import { exists } from "../files.ts";
 import { createRedactor } from "../capture/redact.ts";
 import { promptContext, sessionStartContext } from "../context/inject.ts";
 import { eventRecord } from "../capture/record.ts";
@@ -53,13 +55,20 @@ export interface HookDeps {
   /** Milliseconds since the process started: the latency the hook records of itself. */
   elapsed: () => number;
   openState: (dir: string, options: OpenOptions) => Promise<HookState>;
+  /** Whether the built-in index of that name exists: a database whose index is missing is passed over. */
+  indexExists: (name: string) => boolean;
 }
+
+/** Indexes looked for in the state directory `dir` (none when there is none). */
+export const indexesUnder = (os: OS, dir: string | undefined) => (name: string): boolean =>
+  dir !== undefined && exists(indexFileIn(os, dir, name));
 
 export const processDeps: HookDeps = {
   env: processEnv,
   os: Deno.build.os,
   now: Date.now,
   elapsed: () => performance.now(),
+  indexExists: indexesUnder(Deno.build.os, stateDir(processEnv, Deno.build.os)),
   openState: async (dir, options) =>
     (await import("../state/store.ts")).openStateStore(dir, Deno.build.os, options),
 };
@@ -124,7 +133,8 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
   const now = deps.now();
   const dir = stateDir(deps.env, deps.os);
   const location = configLocation(configFlag, deps.env, deps.os, event.cwd);
-  const config = await loadConfig(location, dir, deps.os, now);
+  const loaded = await loadConfig(location, dir, deps.os, now);
+  const config = { ...loaded, databases: reachableDatabases(loaded.databases, deps.indexExists) };
   const notes = [configNote(config)];
   const redactor = createRedactor(config.capture.redactPatterns, config.capture.excludeFiles);
   const access = await openAccess(spec, dir, deps, notes);

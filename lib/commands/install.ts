@@ -5,14 +5,13 @@
  * commands; `--mcp` adds docsearch-hook's MCP server to the agent's user-scope server list (install) or
  * takes it out (uninstall), on top of the rest.
  */
-import exampleConfig from "../../config.example.json" with { type: "json" };
 import type { CommandContext } from "../cli/context.ts";
 import { messageOf, Problem } from "../errors.ts";
 import { count } from "../cli/io.ts";
 import { applySettings, diffOf, type SettingsPlan } from "../install/json_file.ts";
 import { makeDir, writeAtomically } from "../files.ts";
 import { AGENT_NAMES, registrationsFor } from "../install/settings.ts";
-import { SERVER_NAME } from "../docs/tool_name.ts";
+import { NEXT_STEP, SERVER_NAME } from "../docs/built_in.ts";
 import {
   checkFlags,
   type CommandsPlan,
@@ -65,11 +64,17 @@ function removeCommands(dir: string, removable: readonly string[], ctx: CommandC
 
 // ---- the user's config -------------------------------------------------------------------------------
 
+/**
+ * A first config sends nothing anywhere: a database is added when its docs are there to search (`index add`
+ * writes one), so a fresh install never denies a web search for docs this machine does not have.
+ */
+const FIRST_CONFIG = { escape_hatch_ttl_seconds: 300, databases: [] };
+
 function createConfig(path: string): void {
   makeDir(dirName(path));
   try {
     // createNew: never overwrite a config that appeared since we looked.
-    Deno.writeTextFileSync(path, JSON.stringify(exampleConfig, null, 2) + "\n", { createNew: true });
+    Deno.writeTextFileSync(path, JSON.stringify(FIRST_CONFIG, null, 2) + "\n", { createNew: true });
   } catch (error) {
     if (!(error instanceof Deno.errors.AlreadyExists)) {
       throw new Problem(`cannot create ${path}: ${messageOf(error)}`);
@@ -144,7 +149,7 @@ export function install({ values }: InstallArgs, ctx: CommandContext): number {
           }`
           : `Nothing to do in ${settings.path}: docsearch-hook is registered there as it would be.`,
         mcp && describeMcp(mcp, agentName),
-        config === undefined ? undefined : `Would create ${config} from the example config.`,
+        config === undefined ? undefined : `Would create ${config} with no databases yet.`,
         commands && describeCommands(commands),
       ].filter(Boolean).join("\n"),
     );
@@ -165,7 +170,10 @@ export function install({ values }: InstallArgs, ctx: CommandContext): number {
     if (mcp) lines.push(...writeMcp(mcp, agentName, where.self, ctx));
     if (config !== undefined) {
       createConfig(config);
-      lines.push(`Created ${config} from the example config: point its databases at your local docs.`);
+      lines.push(
+        `Created ${config} with no databases yet: every web search passes until you add one.`,
+        `Next: ${NEXT_STEP}.`,
+      );
     }
     if (commands) lines.push(writeCommands(commands));
   } catch (error) {

@@ -19,7 +19,7 @@ import type { Database } from "../config/types.ts";
 import { indexNames, indexSummaries } from "../docs/indexes.ts";
 import { formatResults, searchPhrasings, targetIndexes } from "../docs/search.ts";
 import { processEnv, stateDir } from "../paths.ts";
-import { SERVER_NAME } from "../docs/tool_name.ts";
+import { SERVER_NAME } from "../docs/built_in.ts";
 import { VERSION } from "../version.ts";
 
 const os = Deno.build.os;

@@ -5,7 +5,7 @@
  */
 import { SettingsError } from "../install/settings.ts";
 
-import { BUILT_IN_TOOL } from "./tool_name.ts";
+import { BUILT_IN_TOOL } from "./built_in.ts";
 
 export interface IndexEntry {
   name: string;

@@ -3,21 +3,24 @@
  * `indexes/` under the state directory, so removing an index is removing its file.
  */
 import { InvalidInputError, messageOf, Problem } from "../errors.ts";
-import { join, processEnv, stateDir } from "../paths.ts";
+import { processEnv, stateDir } from "../paths.ts";
+import { indexesIn, indexFileIn } from "./built_in.ts";
 import { DocsIndex } from "./store.ts";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const os = Deno.build.os;
 
-export function indexesDir(): string {
+function requiredStateDir(): string {
   const dir = stateDir(processEnv, os);
   if (dir === undefined) {
     throw new Problem("neither DOCSEARCH_HOME nor HOME is set", "set DOCSEARCH_HOME");
   }
-  return join(os, dir, "indexes");
+  return dir;
 }
 
-export const indexFile = (name: string): string => join(os, indexesDir(), `${name}.db`);
+export const indexesDir = (): string => indexesIn(os, requiredStateDir());
+
+export const indexFile = (name: string): string => indexFileIn(os, requiredStateDir(), name);
 
 /** The name as given, when it can name an index file on every OS. */
 export function checkIndexName(name: string | undefined): string {

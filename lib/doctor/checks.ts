@@ -3,6 +3,8 @@
  * exists, the resolved config), so each one is tested without a machine set up to fail that way.
  */
 import type { Config } from "../config/types.ts";
+import { builtInIndex, indexFileIn, NEXT_STEP } from "../docs/built_in.ts";
+import type { OS } from "../paths.ts";
 import {
   AGENT_NAMES,
   type Found,
@@ -287,14 +289,10 @@ export function configChecks(config: Config, paths: readonly string[], explicit:
     checks.push(fail(
       "config",
       `no config file found (looked for ${paths.join(", ")}): nothing is redirected`,
-      "docsearch-hook install creates the user config from the example; then point its databases at your docs",
+      `docsearch-hook install creates the user config; then ${NEXT_STEP}`,
     ));
   } else if (enabled.length === 0 && config.files.length > 0) {
-    checks.push(warn(
-      "databases",
-      "no enabled database: every web search passes",
-      "add a database, or set enabled: true on one",
-    ));
+    checks.push(warn("databases", "no enabled database: every web search passes", NEXT_STEP));
   }
   return checks;
 }
@@ -320,18 +318,41 @@ export function expandHome(path: string, home: string | undefined): string {
   return home !== undefined && (path === "~" || path.startsWith("~/")) ? home + path.slice(1) : path;
 }
 
-export function databaseChecks(config: Config, home: string | undefined, files: FileFacts): Check[] {
-  return config.databases.filter((database) => database.enabled && database.path !== undefined).map(
-    (database) => {
-      const path = database.path!;
-      const name = `database ${database.name}`;
-      return files.exists(expandHome(path, home)) ? ok(name, `${path} exists`) : warn(
+/**
+ * Each enabled database's index. A built-in one that is missing is passed over by the hook (its web searches
+ * go through), so it is a warning with the command that builds it; another tool's missing path means the agent
+ * is sent to a database that is not there.
+ */
+export function databaseChecks(
+  config: Config,
+  home: string | undefined,
+  files: FileFacts,
+  os: OS,
+  stateDir: string | undefined,
+): Check[] {
+  return config.databases.filter((database) => database.enabled).flatMap((database) => {
+    const name = `database ${database.name}`;
+    const index = builtInIndex(database);
+    if (index !== undefined && stateDir !== undefined) {
+      const file = indexFileIn(os, stateDir, index);
+      return [
+        files.exists(file) ? ok(name, `index ${index} exists (${file})`) : warn(
+          name,
+          `there is no index ${index} (${file}): its web searches pass until there is`,
+          `docsearch-hook index add ${index} <docs folder|file|URL>, or remove the entry from ${database.source}`,
+        ),
+      ];
+    }
+    if (database.path === undefined) return [];
+    const path = database.path;
+    return [
+      files.exists(expandHome(path, home)) ? ok(name, `${path} exists`) : warn(
         name,
         `${path} does not exist: the agent is sent to a database that is not there`,
         `build the index at ${path}, or correct "path" in ${database.source}`,
-      );
-    },
-  );
+      ),
+    ];
+  });
 }
 
 // ---- MCP servers ---------------------------------------------------------------------------------------
@@ -365,7 +386,8 @@ export function mcpChecks(
       return ok(name, `server "${server.name}" is configured in ${server.source} (${used})`);
     }
     const guess = tool.slice(5).split("__")[0];
-    return warn(
+    // Every web search these databases match is denied and sent to a tool the agent does not have.
+    return fail(
       name,
       `no MCP server "${guess}" is configured for Claude Code (${used}; looked in ${lookedIn.join(", ")})`,
       `add it (claude mcp add ${guess} -- <its command>), or set "mcp_tool_name" to a tool you have`,

@@ -8,7 +8,7 @@ import { jsonPath } from "../json_problems.ts";
 import { type Env, homeDir, join, type OS } from "../paths.ts";
 import { type Agent, type Merge, ourCommand, type Settings, SettingsError } from "./settings.ts";
 import { commandLine } from "./shell.ts";
-import { SERVER_NAME } from "../docs/tool_name.ts";
+import { SERVER_NAME } from "../docs/built_in.ts";
 
 /**
  * The file holding the agent's user-scope MCP servers. Claude Code: `~/.claude.json`, where

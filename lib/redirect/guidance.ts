@@ -4,7 +4,7 @@
  * literal arguments, and how to get the web request through anyway.
  */
 import type { Database } from "../config/types.ts";
-import { BUILT_IN_TOOL } from "../docs/tool_name.ts";
+import { BUILT_IN_TOOL } from "../docs/built_in.ts";
 import type { Match } from "../match/match.ts";
 import type { WebRequest } from "./request.ts";
 

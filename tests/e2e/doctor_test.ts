@@ -31,6 +31,11 @@ async function install(box: Machine, args: string[] = [], env: Record<string, st
   assertEquals([result.code, result.stderr], [0, ""], result.stdout);
 }
 
+/** The example config as the user config: install writes one with no databases. */
+async function exampleConfig(box: Machine) {
+  await write(box, USER_CONFIG, JSON.stringify(EXAMPLE, null, 2));
+}
+
 async function write(box: Machine, path: string, text: string) {
   const full = path.startsWith("/") ? path : `${box.home}/${path}`;
   await Deno.mkdir(full.slice(0, full.lastIndexOf("/")), { recursive: true });
@@ -92,7 +97,7 @@ const selfTestLatency = /\d+(\.\d+)? ?ms\b/;
 
 // ---- the tests -----------------------------------------------------------------------------------------
 
-Deno.test("doctor after install on a fresh HOME: all ✓ but the expected MCP warning", async (t) => {
+Deno.test("doctor after install with the example config: all ✓ but the ✗ for its unconfigured MCP server, exit 1", async (t) => {
   await using box = await machine();
   const unrelated = { matcher: "Bash", hooks: [{ type: "command", command: "~/bin/guard.sh" }] };
   await write(
@@ -103,21 +108,23 @@ Deno.test("doctor after install on a fresh HOME: all ✓ but the expected MCP wa
   await indexes(box);
   await write(box, ".claude.json", JSON.stringify({ numStartups: 3, mcpServers: { leann: LEANN } }));
   await install(box);
+  await exampleConfig(box);
   const before = await snapshot(box.home, [box.state]);
   const userConfig = `${box.home}/${USER_CONFIG}`;
   let names: string[] = [];
 
-  await t.step("text: one line per check, exit 0, the summary last", async () => {
+  await t.step("text: one line per check, exit 1 for the missing server, the summary last", async () => {
     const result = await cli(box, ["doctor"]);
     const lines = report(result);
-    assertEquals(result.code, 0, result.stdout);
+    assertEquals(result.code, 1, result.stdout);
     assertFixes(lines);
     const checks = checkLines(lines);
     const problems = checks.filter((l) => !l.startsWith("✓ "));
     assertEquals(problems.length, 1, result.stdout);
-    match(problems[0], /^! MCP tool mcp__docs__search: /);
+    // Every web search its database matches would be sent to a tool the agent does not have.
+    match(problems[0], /^✗ MCP tool mcp__docs__search: no MCP server "docs" is configured/);
     match(line(lines, "MCP tool mcp__docs__search").fix!, /claude mcp add docs\b/);
-    assertEquals(lines[lines.length - 1], "0 problems, 1 warning.");
+    assertEquals(lines[lines.length - 1], "1 problem, 0 warnings.");
 
     match(line(lines, "binary").text, new RegExp(`^✓ binary: .*\\b${VERSION.replaceAll(".", "\\.")}\\b`));
     match(line(lines, "Claude Code, user scope").text, /^✓ .*\b9 events\b/);
@@ -142,11 +149,11 @@ Deno.test("doctor after install on a fresh HOME: all ✓ but the expected MCP wa
     names = checks.map((l) => l.slice(2, l.indexOf(": ")));
   });
 
-  await t.step("--json: the same checks, parseable, ok: true; a second run creates no state", async () => {
+  await t.step("--json: the same checks, parseable, ok: false; a second run creates no state", async () => {
     const result = await cli(box, ["doctor", "--json"]);
-    assertEquals([result.code, result.stderr], [0, ""], result.stdout);
+    assertEquals([result.code, result.stderr], [1, ""], result.stdout);
     const parsed = JSON.parse(result.stdout);
-    assertEquals([parsed.ok, parsed.version], [true, VERSION]);
+    assertEquals([parsed.ok, parsed.version], [false, VERSION]);
     const checks = parsed.checks as { status: string; name: string; message: string; fix?: string }[];
     for (const check of checks) {
       ok(["ok", "warn", "fail"].includes(check.status), JSON.stringify(check));
@@ -159,7 +166,7 @@ Deno.test("doctor after install on a fresh HOME: all ✓ but the expected MCP wa
     assertEquals(checks.map((check) => check.name), names);
     assertEquals(
       checks.filter((check) => check.status !== "ok").map((check) => [check.status, check.name]),
-      [["warn", "MCP tool mcp__docs__search"]],
+      [["fail", "MCP tool mcp__docs__search"]],
     );
     const state = checks.find((check) => check.name === "state")!;
     ok(!state.message.includes("created now"), state.message);
@@ -202,9 +209,11 @@ Deno.test("doctor with a malformed ~/.claude/settings.json: ✗ with line and co
 Deno.test("doctor with DOCSEARCH_HOOK_DISABLED=1: a ! kill switch line, and the self-test still runs", async () => {
   await using box = await machine();
   await install(box);
+  await exampleConfig(box);
   const result = await cli(box, ["doctor"], { DOCSEARCH_HOOK_DISABLED: "1" });
   const lines = report(result);
-  assertEquals(result.code, 0, result.stdout);
+  // The example's MCP servers (leann, docs) are not configured here: those are the failures, not the switch.
+  assertEquals(result.code, 1, result.stdout);
   assertFixes(lines);
   const kill = line(lines, "kill switch");
   ok(kill.mark === "!", kill.text);
@@ -212,7 +221,11 @@ Deno.test("doctor with DOCSEARCH_HOOK_DISABLED=1: a ! kill switch line, and the 
   const self = line(lines, "self-test");
   ok(self.mark === "✓", self.text);
   match(self.text, /denied/);
-  ok(!checkLines(lines).some((l) => l.startsWith("✗ ")), result.stdout);
+  assertEquals(
+    checkLines(lines).filter((l) => l.startsWith("✗ ")).map((l) => l.slice(0, l.indexOf(": "))),
+    ["✗ MCP tool mcp__leann__leann_search", "✗ MCP tool mcp__docs__search"],
+    result.stdout,
+  );
 });
 
 Deno.test("doctor --config with no databases: the self-test's search passes", async () => {
@@ -288,6 +301,7 @@ Deno.test("doctor with two scopes running different docsearch-hooks: a duplicate
 Deno.test("doctor finds MCP servers in a project's .mcp.json and its entry in ~/.claude.json: all ✓", async () => {
   await using box = await machine();
   await install(box);
+  await exampleConfig(box);
   await indexes(box);
   await write(box, `${box.project}/.mcp.json`, JSON.stringify({ mcpServers: { leann: LEANN } }));
   await write(

@@ -212,6 +212,14 @@ Deno.test({
     );
     includes(first.stdout, installed(t.dest));
     includes(first.stdout, `docsearch-hook install: registering the hook: ${t.dest} install\n`);
+    // The first config sends nothing anywhere, and install says what to do next.
+    const userConfig = `${t.home}/.claude/hooks/docsearch-config.json`;
+    includes(first.stdout, `Created ${userConfig} with no databases yet: every web search passes`);
+    includes(first.stdout, "\nNext: docsearch-hook index add <name> ");
+    assertEquals(JSON.parse(await Deno.readTextFile(userConfig)), {
+      escape_hatch_ttl_seconds: 300,
+      databases: [],
+    });
     // The temp HOME's bin is not on PATH, so the exact profile line is given.
     ok(first.stdout.includes(`not on your PATH. Add this line to ${t.home}/.profile`), first.stdout);
     ok(first.stdout.includes(`      export PATH="${t.bin}:$PATH"\n`), first.stdout);
@@ -255,26 +263,19 @@ Deno.test({
     );
     await assertNoLeftovers(t);
 
-    // The indexes the example config points at are there; the MCP servers it names are not configured for
-    // Claude Code in this HOME: the expected warning, and the only one.
-    for (const index of ["gitlab", "kubernetes"]) {
-      await Deno.mkdir(`${t.home}/.leann/indexes/${index}`, { recursive: true });
-    }
+    // The installed binary's doctor on the machine as install.sh left it: everything in order but the
+    // config with no databases yet, the expected warning, and the only one.
     const doctor = await t.cli(["doctor"]);
     assertEquals([doctor.code, doctor.stderr], [0, ""], doctor.stdout);
     const checks = doctor.stdout.split("\n").filter((line) => /^[✓!✗] /.test(line));
     includes(doctor.stdout, `✓ binary: docsearch-hook ${VERSION} (${t.dest})\n`);
     ok(checks.some((line) => /^✓ Claude Code, user scope: registered/.test(line)), doctor.stdout);
-    for (const line of checks) {
-      ok(
-        line.startsWith("✓ ") ||
-          /^! MCP tool \S+: no MCP server/.test(line),
-        `doctor: only the MCP server warning is expected here, not: ${line}\n${doctor.stdout}`,
-      );
-    }
-    ok(
-      checks.some((line) => line.startsWith("! ")),
-      `the example config's MCP warning is missing:\n${doctor.stdout}`,
+    ok(checks.some((line) => line.startsWith(`✓ config ${userConfig}: `)), doctor.stdout);
+    ok(checks.some((line) => /^✓ self-test: a WebSearch passed/.test(line)), doctor.stdout);
+    assertEquals(
+      checks.filter((line) => !line.startsWith("✓ ")),
+      ["! databases: no enabled database: every web search passes"],
+      doctor.stdout,
     );
 
     const uninstall = await t.cli(["uninstall"]);

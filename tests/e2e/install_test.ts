@@ -4,11 +4,13 @@
  * is covered in switch_test.ts.)
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { NEXT_STEP } from "../../lib/docs/built_in.ts";
 import { shellWords } from "../../lib/install/shell.ts";
 import { tree } from "../command_context.ts";
 import {
   backupsOf,
   CLAUDE_EVENTS,
+  event,
   exists,
   fixture,
   listDir,
@@ -115,16 +117,22 @@ function checkStamp(backup: string, started: Date) {
 
 // ---- install -------------------------------------------------------------------------------------------
 
-Deno.test("install in a fresh HOME: settings with the 9 events, the config, the slash commands; a second run changes nothing", async () => {
+Deno.test("install in a fresh HOME: settings with the 9 events, a config with no databases, the slash commands; a second run changes nothing", async () => {
   await using box = await sandbox();
   const stdout = succeeded(await cli(box, ["install"]));
   mentions(stdout, settingsOf(box));
-  mentions(stdout, configOf(box));
-  await registered(settingsOf(box), "claude");
-  assertEquals(
-    JSON.parse(await Deno.readTextFile(configOf(box))),
-    JSON.parse(await Deno.readTextFile(`${ROOT}config.example.json`)),
+  ok(
+    stdout.includes(
+      `Created ${configOf(box)} with no databases yet: every web search passes until you add one.\n` +
+        `Next: ${NEXT_STEP}.\n`,
+    ),
+    stdout,
   );
+  await registered(settingsOf(box), "claude");
+  assertEquals(JSON.parse(await Deno.readTextFile(configOf(box))), {
+    escape_hatch_ttl_seconds: 300,
+    databases: [],
+  });
   assertEquals(await listDir(slashDirOf(box.home)), SLASH_FILES);
   assertEquals(await backupsOf(settingsOf(box)), []);
 
@@ -137,6 +145,35 @@ Deno.test("install in a fresh HOME: settings with the 9 events, the config, the 
   assertEquals(await Deno.readTextFile(configOf(box)), config);
   assertEquals(await tree(box.home), files);
   assertEquals(await backupsOf(settingsOf(box)), []);
+});
+
+Deno.test("the first run is safe: after a fresh install the hook lets a docs web search through untouched, and doctor names the next step", async () => {
+  await using box = await sandbox();
+  const project = `${box.home}/project`;
+  await Deno.mkdir(project);
+  succeeded(await cli(box, ["install"], { cwd: project }));
+  const search = event("PreToolUse.WebSearch.json", {
+    cwd: project,
+    tool_input: { query: "gitlab runner registration token", allowed_domains: [], blocked_domains: [] },
+  });
+  const hook = (env: Record<string, string> = {}) =>
+    runCli(["hook"], { env: { ...box.env, ...env }, cwd: project, stdin: search });
+
+  assertEquals(await hook(), { code: 0, stdout: "", stderr: "" });
+  // The control: the same event with the example config, which install used to write, is denied.
+  const example = await hook({ DOCSEARCH_CONFIG: `${ROOT}config.example.json` });
+  assertEquals([example.code, example.stderr], [0, ""]);
+  ok(example.stdout.includes('"permissionDecision":"deny"'), example.stdout);
+
+  const doctor = await cli(box, ["doctor"], { cwd: project });
+  assertEquals([doctor.code, doctor.stderr], [0, ""], doctor.stdout);
+  const lines = doctor.stdout.split("\n");
+  const problems = lines.filter((line) => /^[!✗] /.test(line));
+  assertEquals(problems, ["! databases: no enabled database: every web search passes"], doctor.stdout);
+  const fix = lines[lines.indexOf(problems[0]) + 1];
+  assertEquals(fix, `    fix: ${NEXT_STEP}`);
+  match(fix, /fix: docsearch-hook index add <name> /);
+  match(doctor.stdout, /^✓ self-test: a WebSearch passed, as it should with no enabled database /m);
 });
 
 Deno.test("install into existing settings keeps the user's hook, settings and indentation, with a backup; uninstall restores them", async () => {
