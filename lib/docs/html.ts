@@ -143,14 +143,21 @@ export function readHtml(html: string): HtmlPage {
     document.children,
   )
     .map((element) => element.attribs.href);
-  const description = DomUtils.findOne(
-    (element) =>
-      element.name === "meta" &&
-      /^(description|og:description)$/i.test(element.attribs.name ?? element.attribs.property ?? "") &&
-      (element.attribs.content ?? "").trim() !== "",
+  // Meta elements live in the head: searching the whole page for one it does not have costs a walk of it all.
+  const head = DomUtils.findOne(
+    (element) => element.name === "head" || element.name === "body",
     document.children,
-    true,
-  )?.attribs.content;
+  );
+  const description = head?.name === "head"
+    ? DomUtils.findOne(
+      (element) =>
+        element.name === "meta" &&
+        /^(description|og:description)$/i.test(element.attribs.name ?? element.attribs.property ?? "") &&
+        (element.attribs.content ?? "").trim() !== "",
+      head.children,
+      true,
+    )?.attribs.content
+    : undefined;
   const root = contentRoot(document.children);
   const out: string[] = [];
   const block = () => out.push("\n\n");

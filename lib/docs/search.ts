@@ -8,7 +8,7 @@ import { indexFile, indexNames } from "./indexes.ts";
 import { anyOf, quoted, termExpressions } from "./query.ts";
 import { DocsIndex, type Hit } from "./store.ts";
 
-export interface Result extends Omit<Hit, "textKey"> {
+export interface Result extends Hit {
   index: string;
 }
 
@@ -78,7 +78,7 @@ export function searchIndexes(
 ): Result[] {
   const indexes = openIndexes(names, skipped);
   try {
-    const ranked: (Hit & { index: string })[] = [];
+    const ranked: Result[] = [];
     /** Per index, the expression its candidates were found with: the snippets mark what it matches. */
     const matches = new Map<string, string>();
     for (const [name, index] of indexes) {
@@ -103,16 +103,20 @@ export function searchIndexes(
     for (const hit of ranked) {
       if (results.length === limit) break;
       const page = `${hit.index}\u0000${hit.source}`;
+      const index = indexes.get(hit.index)!;
       // Text a better passage already has (shown, or passed over as its page's second best) adds nothing.
-      const repeated = texts.has(hit.textKey);
-      texts.add(hit.textKey);
+      const text = `${hit.index}\u0000${index.textKey(hit.passage)}`;
+      const repeated = texts.has(text);
+      texts.add(text);
       if (pages.has(page) || repeated) continue;
       pages.add(page);
-      const { textKey: _, ...result } = hit;
-      results.push({
-        ...result,
-        snippet: indexes.get(hit.index)!.snippet(matches.get(hit.index)!, hit.passage),
-      });
+      results.push(hit);
+    }
+    for (const [name, index] of indexes) {
+      const own = results.filter((result) => result.index === name);
+      if (own.length === 0) continue;
+      const snippets = index.snippets(matches.get(name)!, own.map((result) => result.passage));
+      for (const result of own) result.snippet = snippets.get(result.passage) ?? "";
     }
     return results;
   } finally {

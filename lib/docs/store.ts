@@ -2,7 +2,7 @@
  * One documentation index: its own SQLite file with an FTS5 table (BM25 ranking, Porter stemming over
  * Unicode words) and a table of the documents it was built from, so a refresh re-reads only what changed.
  */
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { Chunk } from "./chunk.ts";
 
 const SCHEMA = `
@@ -85,12 +85,22 @@ export interface Hit {
   score: number;
   /** The passage's row, to ask more of it (see `holding`). */
   passage: number;
-  /** Stands for the passage's text: two passages with the same one are the same text in two places. */
-  textKey: string;
 }
 
 export class DocsIndex {
+  /** Statements prepared once per open index: indexing a thousand pages would otherwise prepare each a thousand times. */
+  private readonly statements = new Map<string, StatementSync>();
+
   private constructor(readonly db: DatabaseSync, private outdated: boolean) {}
+
+  private sql(text: string): StatementSync {
+    let statement = this.statements.get(text);
+    if (statement === undefined) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
 
   /** Opens or creates the index file; WAL lets searches run while an index is being written. */
   static open(file: string): DocsIndex {
@@ -132,20 +142,20 @@ export class DocsIndex {
   }
 
   meta(key: string): string | undefined {
-    const row = this.db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as
+    const row = this.sql("SELECT value FROM meta WHERE key = ?").get(key) as
       | { value: string }
       | undefined;
     return row?.value;
   }
 
   setMeta(key: string, value: string): void {
-    this.db.prepare("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = ?")
+    this.sql("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = ?")
       .run(key, value, value);
   }
 
   /** What each indexed document was when it was read. */
   stamps(): Map<string, DocumentStamp> {
-    const rows = this.db.prepare("SELECT source, size, version, validator FROM documents")
+    const rows = this.sql("SELECT source, size, version, validator FROM documents")
       .all() as unknown as ({ source: string; validator: string | null } & DocumentStamp)[];
     return new Map(
       rows.map((row) => [row.source, {
@@ -164,11 +174,11 @@ export class DocsIndex {
     const { title, summary, stamp, chunks, links = [], digest } = document;
     this.transaction(() => {
       this.deleteDocument(source);
-      const shared = summary === "" ? 0 : (this.db.prepare(
+      const shared = summary === "" ? 0 : (this.sql(
         "SELECT count(*) AS n FROM (SELECT 1 FROM documents WHERE summary = ? LIMIT ?)",
       ).get(summary, REPEATED_SUMMARY - 1) as { n: number }).n;
       const indexed = shared >= REPEATED_SUMMARY - 1 ? "" : summary;
-      const { lastInsertRowid } = this.db.prepare(
+      const { lastInsertRowid } = this.sql(
         `INSERT INTO documents (source, title, size, version, validator, links, summary, indexed_summary, digest)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
@@ -182,7 +192,7 @@ export class DocsIndex {
         indexed,
         digest,
       );
-      const insert = this.db.prepare(
+      const insert = this.sql(
         "INSERT INTO chunks (title, trail, summary, body, document) VALUES (?, ?, ?, ?, ?)",
       );
       for (const chunk of chunks) {
@@ -197,7 +207,7 @@ export class DocsIndex {
    * rewritten, so a pass that changed nothing costs one query.
    */
   settleSummaries(): number {
-    const changes = this.db.prepare(
+    const changes = this.sql(
       `SELECT id, CASE WHEN summary IN (
                 SELECT summary FROM documents WHERE summary != '' GROUP BY summary HAVING count(*) >= ?
               ) THEN '' ELSE summary END AS wanted
@@ -205,8 +215,8 @@ export class DocsIndex {
     ).all(REPEATED_SUMMARY) as { id: number; wanted: string }[];
     if (changes.length === 0) return 0;
     this.transaction(() => {
-      const chunks = this.db.prepare("UPDATE chunks SET summary = ? WHERE document = ?");
-      const documents = this.db.prepare("UPDATE documents SET indexed_summary = ? WHERE id = ?");
+      const chunks = this.sql("UPDATE chunks SET summary = ? WHERE document = ?");
+      const documents = this.sql("UPDATE documents SET indexed_summary = ? WHERE id = ?");
       for (const { id, wanted } of changes) {
         chunks.run(wanted, id);
         documents.run(wanted, id);
@@ -218,7 +228,7 @@ export class DocsIndex {
   /** Another document with the same content, already indexed under another name. */
   sameAs(source: string, digest: string): string | undefined {
     if (digest === "") return undefined;
-    const row = this.db.prepare("SELECT source FROM documents WHERE digest = ? AND source != ? LIMIT 1")
+    const row = this.sql("SELECT source FROM documents WHERE digest = ? AND source != ? LIMIT 1")
       .get(digest, source) as { source: string } | undefined;
     return row?.source;
   }
@@ -229,21 +239,21 @@ export class DocsIndex {
 
   counts(): { documents: number; chunks: number } {
     const count = (table: string) =>
-      (this.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+      (this.sql(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     return { documents: count("documents"), chunks: count("chunks") };
   }
 
   /** How many passages hold the term (an FTS5 expression for it), up to `cap`: enough to tell none from some. */
   passagesWith(match: string, cap = 1): number {
-    return (this.db.prepare("SELECT count(*) AS n FROM (SELECT 1 FROM chunks WHERE chunks MATCH ? LIMIT ?)")
+    return (this.sql("SELECT count(*) AS n FROM (SELECT 1 FROM chunks WHERE chunks MATCH ? LIMIT ?)")
       .get(match, cap) as { n: number }).n;
   }
 
   /** Best first, without snippets (they cost more than the ranking); `match` is an FTS5 expression (query.ts). */
   search(match: string, limit: number): Hit[] {
-    const rows = this.db.prepare(
+    const rows = this.sql(
       `SELECT chunks.rowid AS passage, documents.source AS source, chunks.title AS title, chunks.trail AS trail,
-              bm25(chunks, ${WEIGHTS}) AS score, length(body) || ':' || substr(body, 1, 200) AS textKey
+              bm25(chunks, ${WEIGHTS}) AS score
        FROM chunks JOIN documents ON documents.id = chunks.document
        WHERE chunks MATCH ? ORDER BY score LIMIT ?`,
     ).all(match, limit) as unknown as (Omit<Hit, "trail" | "snippet"> & { trail: string })[];
@@ -254,12 +264,27 @@ export class DocsIndex {
     }));
   }
 
-  /** The passage's text around what `match` finds, the matches in [brackets]. */
-  snippet(match: string, passage: number): string {
-    const row = this.db.prepare(
-      `SELECT snippet(chunks, ${BODY_COLUMN}, '[', ']', '…', 24) AS snippet FROM chunks WHERE chunks MATCH ? AND rowid = CAST(? AS INTEGER)`,
-    ).get(match, passage) as { snippet: string } | undefined;
-    return row?.snippet ?? "";
+  /**
+   * Stands for the passage's text: two passages with the same key are the same text in two places. Asked of
+   * the few passages a result list goes through, not of every candidate: reading a body costs.
+   */
+  textKey(passage: number): string {
+    const row = this.sql(
+      "SELECT length(body) || ':' || substr(body, 1, 200) AS key FROM chunks WHERE rowid = CAST(? AS INTEGER)",
+    ).get(passage) as { key: string } | undefined;
+    return row?.key ?? "";
+  }
+
+  /**
+   * Each passage's text around what `match` finds, the matches in [brackets]. One query for them all: every
+   * query with MATCH reads the match's whole lists of passages, however few rows it returns.
+   */
+  snippets(match: string, passages: readonly number[]): Map<number, string> {
+    const rows = this.sql(
+      `SELECT rowid AS passage, snippet(chunks, ${BODY_COLUMN}, '[', ']', '…', 24) AS snippet FROM chunks
+       WHERE chunks MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
+    ).all(match, JSON.stringify(passages)) as { passage: number; snippet: string }[];
+    return new Map(rows.map((row) => [row.passage, row.snippet]));
   }
 
   /**
@@ -267,15 +292,16 @@ export class DocsIndex {
    * holds. A plain MATCH and a set is far faster than MATCH with `rowid IN (…)`, which FTS5 cannot narrow.
    */
   holding(match: string): Set<number> {
-    const rows = this.db.prepare("SELECT rowid AS passage FROM chunks WHERE chunks MATCH ?").all(match) as {
-      passage: number;
-    }[];
-    return new Set(rows.map((row) => row.passage));
+    // One string of row numbers, not a row object each: a common word holds thousands of passages.
+    const { rows } = this.sql(
+      "SELECT coalesce(group_concat(rowid), '') AS rows FROM chunks WHERE chunks MATCH ?",
+    ).get(match) as { rows: string };
+    return new Set(rows === "" ? [] : rows.split(",").map(Number));
   }
 
   /** The links a crawled page held when it was read: a 304 on refresh has no body to find them in. */
   linksOf(source: string): string[] {
-    const row = this.db.prepare("SELECT links FROM documents WHERE source = ?").get(source) as
+    const row = this.sql("SELECT links FROM documents WHERE source = ?").get(source) as
       | { links: string | null }
       | undefined;
     return row?.links ? JSON.parse(row.links) as string[] : [];
@@ -285,7 +311,7 @@ export class DocsIndex {
   enqueue(urls: readonly string[]): number {
     let added = 0;
     this.transaction(() => {
-      const insert = this.db.prepare("INSERT OR IGNORE INTO crawl (url, state) VALUES (?, 'queued')");
+      const insert = this.sql("INSERT OR IGNORE INTO crawl (url, state) VALUES (?, 'queued')");
       for (const url of urls) added += Number(insert.run(url).changes);
     });
     return added;
@@ -293,17 +319,17 @@ export class DocsIndex {
 
   /** Up to `limit` queued URLs, oldest first. */
   queued(limit: number): string[] {
-    return (this.db.prepare("SELECT url FROM crawl WHERE state = 'queued' ORDER BY rowid LIMIT ?")
+    return (this.sql("SELECT url FROM crawl WHERE state = 'queued' ORDER BY rowid LIMIT ?")
       .all(limit) as { url: string }[]).map((row) => row.url);
   }
 
   markCrawled(url: string, state: Exclude<CrawlState, "queued">, note?: string): void {
-    this.db.prepare("UPDATE crawl SET state = ?, note = ? WHERE url = ?").run(state, note ?? null, url);
+    this.sql("UPDATE crawl SET state = ?, note = ? WHERE url = ?").run(state, note ?? null, url);
   }
 
   crawlCounts(): Record<CrawlState, number> {
     const counts: Record<CrawlState, number> = { queued: 0, done: 0, skipped: 0, failed: 0 };
-    const rows = this.db.prepare("SELECT state, count(*) AS n FROM crawl GROUP BY state").all() as {
+    const rows = this.sql("SELECT state, count(*) AS n FROM crawl GROUP BY state").all() as {
       state: CrawlState;
       n: number;
     }[];
@@ -313,7 +339,7 @@ export class DocsIndex {
 
   /** The URLs skipped or failed and why, for the closing report. */
   skippedPages(): { url: string; note: string }[] {
-    return this.db.prepare(
+    return this.sql(
       "SELECT url, coalesce(note, '') AS note FROM crawl WHERE state IN ('skipped', 'failed') ORDER BY rowid",
     )
       .all() as { url: string; note: string }[];
@@ -322,7 +348,7 @@ export class DocsIndex {
   /** Pages the site did not answer last time go back in the queue. */
   retryFailed(): number {
     return Number(
-      this.db.prepare("UPDATE crawl SET state = 'queued', note = NULL WHERE state = 'failed'").run().changes,
+      this.sql("UPDATE crawl SET state = 'queued', note = NULL WHERE state = 'failed'").run().changes,
     );
   }
 
@@ -341,18 +367,18 @@ export class DocsIndex {
    * failed to serve this time keeps what was read of it before.
    */
   unreachedDocuments(): string[] {
-    return (this.db.prepare(
+    return (this.sql(
       "SELECT source FROM documents WHERE source NOT IN (SELECT url FROM crawl WHERE state IN ('done', 'failed'))",
     ).all() as { source: string }[]).map((row) => row.source);
   }
 
   private deleteDocument(source: string): void {
-    const row = this.db.prepare("SELECT id FROM documents WHERE source = ?").get(source) as
+    const row = this.sql("SELECT id FROM documents WHERE source = ?").get(source) as
       | { id: number }
       | undefined;
     if (row === undefined) return;
-    this.db.prepare("DELETE FROM chunks WHERE document = ?").run(row.id);
-    this.db.prepare("DELETE FROM documents WHERE id = ?").run(row.id);
+    this.sql("DELETE FROM chunks WHERE document = ?").run(row.id);
+    this.sql("DELETE FROM documents WHERE id = ?").run(row.id);
   }
 
   private transaction(fn: () => void): void {
