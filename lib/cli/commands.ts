@@ -122,9 +122,10 @@ const COMMANDS = {
     run: async (args) => (await import("../commands/doctor.ts")).run(args, processContext()),
   }),
   index: command({
-    summary: "index documentation (a folder, a file or a docs site) for `search` and the MCP server",
+    summary:
+      "index documentation (a folder, a file or a docs site) for `search` and the MCP server; share indexes as files",
     usage:
-      "docsearch-hook index add <name> <folder|file|URL> [--keywords K,K] [--domains D,D] [--description TEXT] [--max-pages N]\n       docsearch-hook index refresh <name>\n       docsearch-hook index list\n       docsearch-hook index remove <name>",
+      "docsearch-hook index add <name> <folder|file|URL> [--keywords K,K] [--domains D,D] [--description TEXT] [--max-pages N]\n       docsearch-hook index refresh <name>\n       docsearch-hook index list\n       docsearch-hook index remove <name>\n       docsearch-hook index export <name> <file>\n       docsearch-hook index import <file|URL> [--sha256 HEX] [--name NAME]",
     options: {
       keywords: {
         type: "string",
@@ -142,6 +143,17 @@ const COMMANDS = {
         type: "string",
         value: "N",
         description: "crawl at most N pages of a site (default 1000)",
+      },
+      sha256: {
+        type: "string",
+        value: "HEX",
+        description:
+          "import: the SHA-256 the file must have (as its publisher gives it); anything else is refused",
+      },
+      name: {
+        type: "string",
+        value: "NAME",
+        description: "import: the name to give the index (default: its own)",
       },
       "no-config": {
         type: "boolean",

@@ -6,8 +6,7 @@
  */
 import { messageOf, Problem, UsageError } from "../errors.ts";
 import { count, print, printError } from "../cli/io.ts";
-import { userConfigPath } from "../config/layers.ts";
-import { type EntryChange, withIndexEntry, withoutIndexEntry } from "../docs/config_entry.ts";
+import { withoutIndexEntry } from "../docs/config_entry.ts";
 import {
   crawl,
   CrawlInterruptedError,
@@ -17,11 +16,11 @@ import {
 } from "../docs/crawl.ts";
 import { checkIndexName, indexesDir, indexFile, indexSummaries } from "../docs/indexes.ts";
 import { documentationFiles, readDocument } from "../docs/sources.ts";
+import { configFile, editConfig, isUrl, list, updateConfig } from "./index_config.ts";
+import { exportIndex, importIndex } from "./index_share.ts";
 import { DocsIndex } from "../docs/store.ts";
 import { exists } from "../files.ts";
-import { applySettings, planSettings } from "../install/json_file.ts";
-import type { Settings } from "../install/settings.ts";
-import { processEnv, resolvePath } from "../paths.ts";
+import { resolvePath } from "../paths.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 
 export interface IndexArgs {
@@ -31,13 +30,14 @@ export interface IndexArgs {
     domains?: string;
     description?: string;
     "max-pages"?: string;
+    sha256?: string;
+    name?: string;
     "no-config"?: boolean;
     config?: string;
   };
 }
 
 const os = Deno.build.os;
-const isUrl = (source: string) => /^https?:\/\//i.test(source);
 
 /** Brings the index up to date with a folder or file; prints what changed. */
 function buildFromFiles(name: string, root: string): void {
@@ -181,14 +181,6 @@ function totals(index: DocsIndex): string {
   return `${count(documents, "document")}, ${count(chunks, "chunk")}`;
 }
 
-/** "a, b,c" → ["a", "b", "c"]; an option given but empty is a mistake, not "none". */
-function list(option: string, value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  const items = value.split(",").map((item) => item.trim()).filter((item) => item !== "");
-  if (items.length === 0) throw new UsageError(`--${option} needs at least one value, e.g. --${option} a,b`);
-  return items;
-}
-
 function maxPages(value: string | undefined): number {
   if (value === undefined) return DEFAULT_CRAWL.maxPages;
   const pages = Number(value);
@@ -196,57 +188,6 @@ function maxPages(value: string | undefined): number {
     throw new UsageError(`--max-pages must be a whole number of pages, at least 1, not "${value}"`);
   }
   return pages;
-}
-
-/** The config file `index add` and `remove` edit: `--config`, DOCSEARCH_CONFIG, else the user's. */
-function configFile(values: IndexArgs["values"]): string {
-  const path = values.config ?? (processEnv("DOCSEARCH_CONFIG") || userConfigPath(processEnv, os));
-  if (path === undefined) throw new Problem("HOME is not set", "pass --config PATH");
-  return path;
-}
-
-/**
- * Rewrites the config through `change`, keeping its layout, after a backup. A config that cannot be read or
- * rewritten exactly is left alone, and the message says the index itself is built.
- */
-function editConfig(path: string, change: (config: Settings) => EntryChange): EntryChange {
-  try {
-    const plan = planSettings(path, (config) => {
-      const result = change(config);
-      return { ...result, settings: result.config, changed: result.change !== "unchanged" };
-    });
-    if (plan.merge.changed) applySettings(plan, Date.now);
-    return plan.merge;
-  } catch (error) {
-    if (!(error instanceof Problem)) throw error;
-    throw new Problem(
-      `the index is built, but ${path} was not updated: ${error.message}`,
-      error.hint ?? "fix the config (docsearch-hook doctor), then run the same command again",
-    );
-  }
-}
-
-function updateConfig(name: string, source: string, values: IndexArgs["values"]): void {
-  if (values["no-config"]) return;
-  const path = configFile(values);
-
-  const result = editConfig(path, (config) =>
-    withIndexEntry(config, {
-      name,
-      path: indexFile(name),
-      source,
-      keywords: list("keywords", values.keywords),
-      domains: list("domains", values.domains),
-      defaultDomains: isUrl(source) ? [new URL(source).hostname] : undefined,
-      description: values.description,
-    }));
-  if (result.change === "unchanged") return;
-  print(
-    `${result.change === "added" ? "Added" : "Updated"} the database "${name}" in ${path}: web searches ` +
-      `about it now go to mcp__docsearch__search${
-        result.replacedTool ? ` (it named ${result.replacedTool} before)` : ""
-      }.`,
-  );
 }
 
 function listIndexes(): void {
@@ -344,10 +285,16 @@ export async function run({ positionals, values }: IndexArgs): Promise<number> {
     case "remove":
       remove(checkIndexName(name), values);
       return 0;
+    case "export":
+      await exportIndex(checkIndexName(name), source);
+      return 0;
+    case "import":
+      await importIndex(name, values);
+      return 0;
     default:
       throw new UsageError(
         action === undefined
-          ? "say what to do: add, refresh, list or remove"
+          ? "say what to do: add, refresh, list, remove, export or import"
           : `unknown index action "${action}"`,
       );
   }

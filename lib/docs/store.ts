@@ -32,6 +32,9 @@ const SCHEMA = `
   );
 `;
 
+/** The layout of an index's tables, as `index export` records it: 2 since passages carry their page's summary. */
+export const LAYOUT = 2;
+
 /**
  * The chunks table of indexes built before pages had summaries lacks the column; its rows cannot be moved
  * over (FTS5 tables cannot gain a column), so such an index is read again from its source.

@@ -222,3 +222,108 @@ Deno.test("an index an older version built is refused by search with the fix, an
   match(refreshed.stdout, /1 new or changed/);
   match((await cli(box, ["search", "old", "apple"])).stdout, /\[apple\]/);
 });
+
+async function sharedIndex(box: Sandbox): Promise<string> {
+  const docs = `${box.home}/docs`;
+  await Deno.mkdir(docs, { recursive: true });
+  await Deno.writeTextFile(`${docs}/kiwi.md`, "# Kiwi\n\nPeel the kiwi with a spoon.\n");
+  await Deno.writeTextFile(`${docs}/mango.md`, "# Mango\n\nCut the mango along the stone.\n");
+  succeeded(await cli(box, ["index", "add", "fruit", docs, "--no-config"]));
+  const file = `${box.home}/fruit.dsi`;
+  const exported = succeeded(await cli(box, ["index", "export", "fruit", file]));
+  match(
+    exported,
+    /^Exported the index fruit to .*fruit\.dsi \(\d+\.\d MB\), sha256 [0-9a-f]{64}\.\nImport it elsewhere with: docsearch-hook index import .* --sha256 [0-9a-f]{64}\n$/,
+  );
+  return file;
+}
+
+Deno.test("index export then import on another machine: the same results, and its config entry", async () => {
+  await using first = await sandbox();
+  const file = await sharedIndex(first);
+  const sha256 =
+    /sha256 ([0-9a-f]{64})/.exec(succeeded(await cli(first, ["index", "export", "fruit", file])))![1];
+
+  await using second = await sandbox();
+  const imported = await cli(second, ["index", "import", file, "--sha256", sha256]);
+  assertEquals(imported.code, 0, imported.stderr);
+  match(imported.stdout, /^Imported the index fruit from .*: 2 documents, 2 chunks, built from .*\/docs\.\n/);
+  match(imported.stdout, /Added the database "fruit" in .*docsearch-config\.json/);
+  const results = (box: Sandbox) =>
+    cli(box, ["search", "fruit", "peel", "--json"]).then((out) => JSON.parse(out.stdout));
+  assertEquals(await results(second), await results(first));
+  // An index of that name is not overwritten; another name is fine.
+  const again = await cli(second, ["index", "import", file]);
+  assertEquals(again.code, 1);
+  match(
+    again.stderr,
+    /there is already an index fruit\n.*index remove fruit first, or import it under another name with --name/,
+  );
+  succeeded(await cli(second, ["index", "import", file, "--name", "fruit2", "--no-config"]));
+  match(succeeded(await cli(second, ["index", "list"])), /fruit2 {2}2 documents/);
+});
+
+Deno.test("index import refuses a wrong --sha256, a truncated or altered file, and installs nothing", async () => {
+  await using box = await sandbox();
+  const file = await sharedIndex(box);
+  const bytes = await Deno.readFile(file);
+  const tries: [string, Uint8Array, string[], RegExp][] = [
+    ["wrong.dsi", bytes, ["--sha256", "0".repeat(64)], /its sha256 is [0-9a-f]{64}, not the 0{64} you gave/],
+    ["cut.dsi", bytes.subarray(0, bytes.length - 100), [], /it is truncated/],
+    [
+      "altered.dsi",
+      bytes.map((byte, i) => i === bytes.length - 50 ? byte ^ 1 : byte),
+      [],
+      /does not match its checksum/,
+    ],
+    ["notes.dsi", new TextEncoder().encode("hello"), [], /not an index exported by docsearch-hook/],
+  ];
+  for (const [name, content, flags, reason] of tries) {
+    await Deno.writeFile(`${box.home}/${name}`, content);
+    const out = await cli(box, ["index", "import", `${box.home}/${name}`, "--name", "other", ...flags]);
+    assertEquals(out.code, 1, `${name}: ${out.stderr}`);
+    match(out.stderr, reason, name);
+    match(out.stderr, /fix: get the file again from where it was published/);
+  }
+  const usage = await cli(box, ["index", "import", file, "--sha256", "abc"]);
+  assertEquals(usage.code, 2);
+  match(usage.stderr, /--sha256 takes the 64 hex digits/);
+  assertEquals((await Array.fromAsync(Deno.readDir(`${box.state}/indexes`))).map((e) => e.name).sort(), [
+    "fruit.db",
+  ]);
+});
+
+Deno.test("index import from a URL (a server on 127.0.0.1), and an HTTP error said as such", async () => {
+  await using box = await sandbox();
+  const file = await sharedIndex(box);
+  const bytes = await Deno.readFile(file);
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (request) =>
+      new URL(request.url).pathname === "/fruit.dsi"
+        ? new Response(bytes)
+        : new Response("no", { status: 404 }),
+  );
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  const sha256 =
+    /sha256 ([0-9a-f]{64})/.exec(succeeded(await cli(box, ["index", "export", "fruit", file])))![1];
+  const imported = await cli(box, [
+    "index",
+    "import",
+    `${base}/fruit.dsi`,
+    "--sha256",
+    sha256,
+    "--name",
+    "remote",
+    "--no-config",
+  ]);
+  assertEquals(imported.code, 0, imported.stderr);
+  match(
+    imported.stdout,
+    /^Imported the index remote from http:\/\/127\.0\.0\.1:\d+\/fruit\.dsi: 2 documents/,
+  );
+  match(succeeded(await cli(box, ["search", "remote", "stone"])), /\[stone\]/);
+  const missing = await cli(box, ["index", "import", `${base}/nothing.dsi`, "--name", "nothing"]);
+  assertEquals(missing.code, 1);
+  match(missing.stderr, /cannot download http:\/\/127\.0\.0\.1:\d+\/nothing\.dsi: HTTP 404/);
+});

@@ -1,0 +1,84 @@
+/**
+ * The user config's database entries that the `index` commands keep in step with the indexes: `add` and
+ * `import` point an entry at the built-in search tool, `remove` takes it away. The config keeps its layout,
+ * with a backup first.
+ */
+import { Problem, UsageError } from "../errors.ts";
+import { print } from "../cli/io.ts";
+import { userConfigPath } from "../config/layers.ts";
+import { type EntryChange, withIndexEntry } from "../docs/config_entry.ts";
+import { indexFile } from "../docs/indexes.ts";
+import { applySettings, planSettings } from "../install/json_file.ts";
+import type { Settings } from "../install/settings.ts";
+import { processEnv } from "../paths.ts";
+
+/** The options of `index` these read. */
+export interface ConfigValues {
+  keywords?: string;
+  domains?: string;
+  description?: string;
+  "no-config"?: boolean;
+  config?: string;
+}
+
+const os = Deno.build.os;
+export const isUrl = (source: string): boolean => /^https?:\/\//i.test(source);
+
+/** "a, b,c" → ["a", "b", "c"]; an option given but empty is a mistake, not "none". */
+export function list(option: string, value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(",").map((item) => item.trim()).filter((item) => item !== "");
+  if (items.length === 0) throw new UsageError(`--${option} needs at least one value, e.g. --${option} a,b`);
+  return items;
+}
+
+/** The config file `index add` and `remove` edit: `--config`, DOCSEARCH_CONFIG, else the user's. */
+export function configFile(values: ConfigValues): string {
+  const path = values.config ?? (processEnv("DOCSEARCH_CONFIG") || userConfigPath(processEnv, os));
+  if (path === undefined) throw new Problem("HOME is not set", "pass --config PATH");
+  return path;
+}
+
+/**
+ * Rewrites the config through `change`, keeping its layout, after a backup. A config that cannot be read or
+ * rewritten exactly is left alone, and the message says the index itself is built.
+ */
+export function editConfig(path: string, change: (config: Settings) => EntryChange): EntryChange {
+  try {
+    const plan = planSettings(path, (config) => {
+      const result = change(config);
+      return { ...result, settings: result.config, changed: result.change !== "unchanged" };
+    });
+    if (plan.merge.changed) applySettings(plan, Date.now);
+    return plan.merge;
+  } catch (error) {
+    if (!(error instanceof Problem)) throw error;
+    throw new Problem(
+      `the index is built, but ${path} was not updated: ${error.message}`,
+      error.hint ?? "fix the config (docsearch-hook doctor), then run the same command again",
+    );
+  }
+}
+
+export function updateConfig(name: string, source: string, values: ConfigValues): void {
+  if (values["no-config"]) return;
+  const path = configFile(values);
+
+  const result = editConfig(path, (config) =>
+    withIndexEntry(config, {
+      name,
+      path: indexFile(name),
+      source,
+      keywords: list("keywords", values.keywords),
+      domains: list("domains", values.domains),
+      defaultDomains: isUrl(source) ? [new URL(source).hostname] : undefined,
+      description: values.description,
+    }));
+  if (result.change === "unchanged") return;
+  print(
+    `${result.change === "added" ? "Added" : "Updated"} the database "${name}" in ${path}: web searches ` +
+      `about it now go to mcp__docsearch__search${
+        result.replacedTool ? ` (it named ${result.replacedTool} before)` : ""
+      }.`,
+  );
+}

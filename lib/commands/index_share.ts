@@ -1,0 +1,195 @@
+/**
+ * `docsearch-hook index export NAME FILE` and `index import FILE|URL`: an index shared as one file
+ * (docs/share.ts). Export writes a consistent copy even while the index is being written; import checks the
+ * file whole (its own checksum, and the one the user was given with `--sha256`) and the index inside it
+ * before anything is installed, and installs it under its name in one rename.
+ */
+import { messageOf, Problem, UsageError } from "../errors.ts";
+import { count, print } from "../cli/io.ts";
+import { checkIndexName, indexesDir, indexFile } from "../docs/indexes.ts";
+import { ImportRefusedError, packIndex, sha256Hex, unpackIndex } from "../docs/share.ts";
+import { DocsIndex } from "../docs/store.ts";
+import { exists } from "../files.ts";
+import { resolvePath } from "../paths.ts";
+import { ensurePrivateDir } from "../state/dir.ts";
+import { VERSION } from "../version.ts";
+import { type ConfigValues, isUrl, updateConfig } from "./index_config.ts";
+
+const os = Deno.build.os;
+
+/** An export is an index: hundreds of MB at most for the largest manuals; more is not one of ours. */
+const MAX_IMPORT_BYTES = 2 * 1024 * 1024 * 1024;
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+export async function exportIndex(name: string, target: string | undefined): Promise<void> {
+  if (target === undefined) throw new UsageError("docsearch-hook index export <name> <file>");
+  const file = resolvePath(Deno.cwd(), target, os);
+  if (!exists(indexFile(name))) throw new Problem(`there is no index ${name}`, "docsearch-hook index list");
+  const index = DocsIndex.open(indexFile(name));
+  // VACUUM INTO writes a compact copy as of one moment, whatever writes the index meanwhile.
+  const snapshot = `${file}.${Deno.pid}.tmp`;
+  let packed: Uint8Array;
+  try {
+    if (index.isOutdated) {
+      throw new Problem(
+        `the index ${name} was built by an older docsearch-hook`,
+        `docsearch-hook index refresh ${name}, then export it`,
+      );
+    }
+    index.db.prepare("VACUUM INTO ?").run(snapshot);
+    const { documents, chunks } = index.counts();
+    packed = await packIndex(
+      { name, source: index.meta("root"), documents, chunks, writtenBy: VERSION },
+      await Deno.readFile(snapshot),
+    );
+  } catch (error) {
+    if (error instanceof Problem) throw error;
+    throw new Problem(`cannot export the index ${name} to ${file}: ${messageOf(error)}`);
+  } finally {
+    index.close();
+    await Deno.remove(snapshot).catch(() => {});
+  }
+  // Written aside and renamed, so a reader never sees half a file.
+  const partial = `${file}.${Deno.pid}.partial`;
+  try {
+    await Deno.writeFile(partial, packed);
+    await Deno.rename(partial, file);
+  } catch (error) {
+    await Deno.remove(partial).catch(() => {});
+    throw new Problem(`cannot write ${file}: ${messageOf(error)}`);
+  }
+  const sha256 = await sha256Hex(packed);
+  print(
+    `Exported the index ${name} to ${file} (${megabytes(packed.length)}), sha256 ${sha256}.\n` +
+      `Import it elsewhere with: docsearch-hook index import ${file} --sha256 ${sha256}`,
+  );
+}
+
+/** The export's bytes from a file or an http(s) URL, refused past the size cap before it is all read. */
+async function fetchExport(source: string): Promise<Uint8Array> {
+  if (!isUrl(source)) {
+    const path = resolvePath(Deno.cwd(), source, os);
+    let size: number;
+    try {
+      const info = await Deno.stat(path);
+      if (!info.isFile) throw new Problem(`${path} is not a file`);
+      size = info.size;
+    } catch (error) {
+      if (error instanceof Problem) throw error;
+      throw new Problem(`cannot read ${path}: ${messageOf(error)}`);
+    }
+    if (size > MAX_IMPORT_BYTES) throw new Problem(`${path} is larger than an index export can be`);
+    return await Deno.readFile(path);
+  }
+  let response: Response;
+  try {
+    response = await fetch(source);
+  } catch (error) {
+    throw new Problem(`cannot download ${source}: ${messageOf(error)}`, "check the URL and the network");
+  }
+  if (!response.ok || response.body === null) {
+    await response.body?.cancel();
+    throw new Problem(`cannot download ${source}: HTTP ${response.status}`, "check the URL");
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of response.body) {
+    total += chunk.length;
+    if (total > MAX_IMPORT_BYTES) {
+      throw new Problem(`${source} is larger than an index export can be`);
+    }
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
+export interface ImportValues extends ConfigValues {
+  sha256?: string;
+  name?: string;
+}
+
+export async function importIndex(source: string | undefined, values: ImportValues): Promise<void> {
+  if (source === undefined) {
+    throw new UsageError("docsearch-hook index import <file|URL> [--sha256 HEX] [--name NAME]");
+  }
+  const expected = values.sha256?.trim().toLowerCase();
+  if (expected !== undefined && !/^[0-9a-f]{64}$/.test(expected)) {
+    throw new UsageError(`--sha256 takes the 64 hex digits of a SHA-256, not "${values.sha256}"`);
+  }
+  if (values.name !== undefined) checkIndexName(values.name);
+  const file = await fetchExport(source);
+  const refused = (why: string) =>
+    new Problem(`${source} was not imported: ${why}`, "get the file again from where it was published");
+  if (expected !== undefined) {
+    const actual = await sha256Hex(file);
+    if (actual !== expected) throw refused(`its sha256 is ${actual}, not the ${expected} you gave`);
+  }
+  let unpacked;
+  try {
+    unpacked = await unpackIndex(file);
+  } catch (error) {
+    if (error instanceof ImportRefusedError) throw refused(error.message);
+    throw error;
+  }
+  const { header, index } = unpacked;
+  const name = checkIndexName(values.name ?? header.name);
+  if (exists(indexFile(name))) {
+    throw new Problem(
+      `there is already an index ${name}`,
+      `docsearch-hook index remove ${name} first, or import it under another name with --name`,
+    );
+  }
+  ensurePrivateDir(indexesDir());
+  // Checked where it will live, then renamed into place: no half-written or unchecked index is ever searched.
+  const staged = `${indexFile(name)}.${Deno.pid}.import`;
+  try {
+    await Deno.writeFile(staged, index, { mode: 0o600 });
+    checkStaged(staged, header.documents, header.chunks, refused);
+    await Deno.rename(staged, indexFile(name));
+  } finally {
+    for (const suffix of ["", "-wal", "-shm"]) await Deno.remove(staged + suffix).catch(() => {});
+  }
+  print(
+    `Imported the index ${name} from ${source}: ${count(header.documents, "document")}, ` +
+      `${count(header.chunks, "chunk")}${header.source ? `, built from ${header.source}` : ""}.`,
+  );
+  updateConfig(name, header.source ?? source, values);
+}
+
+/** The staged index opens, reads whole, is of this version's layout and holds what its description says. */
+function checkStaged(
+  file: string,
+  documents: number,
+  chunks: number,
+  refused: (why: string) => Problem,
+): void {
+  let index: DocsIndex;
+  try {
+    index = DocsIndex.open(file);
+  } catch (error) {
+    throw refused(`the index in it cannot be opened: ${messageOf(error)}`);
+  }
+  try {
+    if (index.isOutdated) throw refused("the index in it is of an older layout");
+    const [check] = index.db.prepare("PRAGMA quick_check(1)").all() as { quick_check: string }[];
+    if (check.quick_check !== "ok") throw refused(`the index in it is damaged: ${check.quick_check}`);
+    const counted = index.counts();
+    if (counted.documents !== documents || counted.chunks !== chunks) {
+      throw refused(
+        `it says ${documents} documents and ${chunks} chunks, but holds ${counted.documents} and ${counted.chunks}`,
+      );
+    }
+  } catch (error) {
+    if (error instanceof Problem) throw error;
+    throw refused(`the index in it cannot be read: ${messageOf(error)}`);
+  } finally {
+    index.close();
+  }
+}
