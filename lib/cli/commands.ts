@@ -125,7 +125,7 @@ const COMMANDS = {
     summary:
       "index documentation (a folder, a file or a docs site) for `search` and the MCP server; share indexes as files",
     usage:
-      "docsearch-hook index add <name> <folder|file|URL> [--keywords K,K] [--domains D,D] [--description TEXT] [--max-pages N]\n       docsearch-hook index refresh <name>\n       docsearch-hook index list\n       docsearch-hook index remove <name>\n       docsearch-hook index export <name> <file>\n       docsearch-hook index import <file|URL> [--sha256 HEX] [--name NAME]",
+      "docsearch-hook index add <name> <folder|file|URL> [--keywords K,K] [--domains D,D] [--description TEXT] [--max-pages N]\n       docsearch-hook index add --project [folder]\n       docsearch-hook index refresh <name>\n       docsearch-hook index list\n       docsearch-hook index remove <name>\n       docsearch-hook index export <name> <file>\n       docsearch-hook index import <file|URL> [--sha256 HEX] [--name NAME]",
     options: {
       keywords: {
         type: "string",
@@ -143,6 +143,11 @@ const COMMANDS = {
         type: "string",
         value: "N",
         description: "crawl at most N pages of a site (default 1000)",
+      },
+      project: {
+        type: "boolean",
+        description:
+          "add: index the installed docs of the project's direct dependencies (the folder given, else this one)",
       },
       sha256: {
         type: "string",

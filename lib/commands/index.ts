@@ -32,6 +32,7 @@ export interface IndexArgs {
     "max-pages"?: string;
     sha256?: string;
     name?: string;
+    project?: boolean;
     "no-config"?: boolean;
     config?: string;
   };
@@ -244,6 +245,12 @@ export async function run({ positionals, values }: IndexArgs): Promise<number> {
   const [action, name, source] = positionals;
   switch (action) {
     case "add": {
+      if (values.project) {
+        // The folder is the one positional: `index add --project [DIR]`.
+        if (source !== undefined) throw new UsageError("docsearch-hook index add --project [folder]");
+        (await import("./index_project.ts")).addProject(name);
+        return 0;
+      }
       const checked = checkIndexName(name);
       if (source === undefined) {
         throw new UsageError("docsearch-hook index add <name> <folder|file|URL>");

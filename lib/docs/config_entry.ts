@@ -83,3 +83,46 @@ export function withoutIndexEntry(config: Record<string, unknown>, name: string)
   if (kept.length === databases.length) return { config, change: "unchanged" };
   return { config: { ...config, databases: kept }, change: "updated" };
 }
+
+/** A database entry for one installed package's index, as `index add --project` writes them. */
+export interface PackageEntry {
+  /** The package's name, which the guidance shows ("zod"). */
+  name: string;
+  index: string;
+  path: string;
+  keywords: string[];
+  description: string;
+}
+
+/** The entries `index add --project` manages: the built-in tool searching an index named for a package. */
+const isPackageEntry = (entry: Entry, prefixes: readonly string[]) => {
+  const index = (entry.tool_args as Entry | undefined)?.index;
+  return entry.mcp_tool_name === BUILT_IN_TOOL && typeof index === "string" &&
+    prefixes.some((prefix) => index.startsWith(prefix));
+};
+
+/**
+ * The project's package entries replaced by `entries`: an upgraded package's entry now names the new
+ * version's index, and a dependency no longer there loses its entry. Entries of other kinds are kept as they
+ * are, in their place.
+ */
+export function withPackageEntries(
+  config: Record<string, unknown>,
+  entries: readonly PackageEntry[],
+  prefixes: readonly string[],
+): EntryChange {
+  const databases = databasesOf(config);
+  const next: Entry[] = [
+    ...databases.filter((entry) => !isPackageEntry(entry, prefixes)),
+    ...entries.map((entry) => ({
+      name: entry.name,
+      keywords: entry.keywords,
+      path: entry.path,
+      mcp_tool_name: BUILT_IN_TOOL,
+      tool_args: { index: entry.index, query: "{query}" },
+      description: entry.description,
+    })),
+  ];
+  if (JSON.stringify(next) === JSON.stringify(databases)) return { config, change: "unchanged" };
+  return { config: { ...config, databases: next }, change: databases.length === 0 ? "added" : "updated" };
+}

@@ -1,0 +1,120 @@
+/**
+ * `docsearch-hook index add --project [DIR]`: the docs of a project's direct dependencies, offline, at
+ * exactly the installed versions. One index per package@version, shared by every project that uses that
+ * version (built once, found again by name); the project's local config layer
+ * (`.claude/docsearch.local.json`, not committed) lists the ones that apply to it, with keywords precise
+ * enough that a common-word package name does not capture ordinary searches (project/keywords.ts).
+ */
+import { count, print, printError } from "../cli/io.ts";
+import { Problem } from "../errors.ts";
+import { type PackageEntry, withPackageEntries } from "../docs/config_entry.ts";
+import { indexesDir, indexFile } from "../docs/indexes.ts";
+import { DocsIndex } from "../docs/store.ts";
+import { hash53 } from "../hash.ts";
+import { join, resolvePath } from "../paths.ts";
+import { packageKeywords } from "../project/keywords.ts";
+import { type InstalledPackage, npmDependencies } from "../project/npm.ts";
+import { indexPackage } from "../project/package_docs.ts";
+import { ensurePrivateDir } from "../state/dir.ts";
+import { editConfig } from "./index_config.ts";
+
+const os = Deno.build.os;
+
+/**
+ * Below this many words of documentation a package's web searches are not denied: a few README lines cannot
+ * answer what the web can. Its index is still built and searchable. Measured on 20 common packages as npm
+ * installs them: those with an API reference in their README, docs folder or declarations hold 1,855 words
+ * (debug) to 75,642 (the MCP SDK); below 1,000 are one-function READMEs (left-pad 86, ms 263, is-number 689)
+ * and READMEs that send the reader to a docs site (yargs 526, express 848).
+ */
+export const THIN_WORDS = 1000;
+
+/** The prefixes of the index names this command gives, which mark the config entries it manages. */
+const PREFIXES = ["npm-"];
+
+/** `npm-zod-4.1.12`, `npm-modelcontextprotocol__sdk-1.32.2`: a valid index name, one per package@version. */
+export function packageIndexName(pkg: Pick<InstalledPackage, "ecosystem" | "name" | "version">): string {
+  const plain = `${pkg.ecosystem}-${pkg.name.replace(/^@/, "").replace("/", "__")}-${pkg.version}`
+    .replace(/[^A-Za-z0-9._-]/g, "_");
+  return plain.length <= 64 ? plain : `${plain.slice(0, 49)}-${hash53(plain)}`;
+}
+
+/** The index of this package@version: reused when it is there (another project built it), else built. */
+function packageIndex(pkg: InstalledPackage): { name: string; words: number; reused: boolean } {
+  const name = packageIndexName(pkg);
+  const file = indexFile(name);
+  const id = `${pkg.ecosystem}:${pkg.name}@${pkg.version}`;
+  const index = DocsIndex.open(file);
+  try {
+    if (!index.isOutdated && index.meta("package") === id) {
+      return { name, words: Number(index.meta("words") ?? 0), reused: true };
+    }
+    index.upgrade();
+    for (const source of index.stamps().keys()) index.remove(source);
+    const { words } = indexPackage(pkg, index, os);
+    index.setMeta("root", pkg.dir);
+    index.setMeta("words", String(words));
+    // Last: an interrupted build is not taken for a finished one next time.
+    index.setMeta("package", id);
+    return { name, words, reused: false };
+  } finally {
+    index.close();
+  }
+}
+
+export function addProject(dir: string | undefined): void {
+  const project = resolvePath(Deno.cwd(), dir ?? ".", os);
+  const dependencies = npmDependencies(project, os);
+  if (dependencies === undefined) {
+    throw new Problem(
+      `no package.json in ${project}`,
+      "run it in the project's folder, or pass the folder: docsearch-hook index add --project <folder>",
+    );
+  }
+  ensurePrivateDir(indexesDir());
+  const entries: PackageEntry[] = [];
+  const lines: string[] = [];
+  let built = 0;
+  for (const pkg of dependencies.packages) {
+    const { name, words, reused } = packageIndex(pkg);
+    if (!reused) built++;
+    const thin = words < THIN_WORDS;
+    lines.push(
+      `  ${pkg.name} ${pkg.version}: ${count(words, "word")}${reused ? " (indexed before)" : ""}${
+        thin ? ", too little to answer from: searchable, web searches not redirected" : ""
+      }`,
+    );
+    if (thin) continue;
+    entries.push({
+      name: pkg.name,
+      index: name,
+      path: indexFile(name),
+      keywords: packageKeywords("npm", pkg.name),
+      description:
+        `${pkg.name} ${pkg.version}, as installed in this project (README, docs, type declarations)`,
+    });
+  }
+  const config = join(os, project, ".claude", "docsearch.local.json");
+  const change = editConfig(config, (current) => withPackageEntries(current, entries, PREFIXES));
+  print(
+    `Indexed the docs of ${
+      count(dependencies.packages.length, "direct dependency", "direct dependencies")
+    } ` +
+      `of ${project} (${built} built, ${dependencies.packages.length - built} indexed before):\n${
+        lines.join("\n")
+      }`,
+  );
+  print(
+    change.change === "unchanged"
+      ? `${config} already lists them.`
+      : `${config} lists the ${
+        count(entries.length, "package")
+      } whose web searches now go to the local docs.`,
+  );
+  if (dependencies.missing.length > 0) {
+    printError(
+      `docsearch-hook index: not installed, so not indexed: ${dependencies.missing.join(", ")} ` +
+        "(run the project's install, then this command again)",
+    );
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * What documentation an installed package holds, read into an index of its own: its README, a `docs/` (or
+ * `doc/`) folder if it ships one, and the doc comments of its TypeScript declarations (dts.ts), the API
+ * reference of exactly that version. Bounded: a package is read up to a number of files, each up to a size.
+ */
+import { baseName, join, type OS } from "../paths.ts";
+import { chunkDocument, documentationFiles, MAX_FILE_BYTES, readDocument } from "../docs/sources.ts";
+import type { DocsIndex } from "../docs/store.ts";
+import { declarationsMarkdown } from "./dts.ts";
+import type { InstalledPackage } from "./npm.ts";
+
+/** Declaration files read per package: enough for the largest APIs (zod, the AWS SDK's clients), not a whole tree. */
+const MAX_DECLARATION_FILES = 400;
+/** Folders of a package that are not its documentation or its API. */
+const SKIPPED = new Set(["node_modules", ".git", "test", "tests", "__tests__", "example", "examples"]);
+
+const README = /^readme(\.(md|markdown|mdx|txt|rst))?$/i;
+const DECLARATIONS = /\.d\.[cm]?ts$/;
+
+/** The package's own declaration files, its types entry first, in a stable order. */
+function declarationFiles(dir: string, os: OS): string[] {
+  const found: string[] = [];
+  const walk = (folder: string) => {
+    if (found.length >= MAX_DECLARATION_FILES) return;
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(folder)].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(os, folder, entry.name);
+      if (entry.isDirectory && !SKIPPED.has(entry.name) && !entry.name.startsWith(".")) walk(path);
+      else if (entry.isFile && DECLARATIONS.test(entry.name) && found.length < MAX_DECLARATION_FILES) {
+        found.push(path);
+      }
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+export interface PackageIndexed {
+  documents: number;
+  /** Words in what was indexed: how much there is to answer from (a few README lines are not enough). */
+  words: number;
+}
+
+const wordCount = (text: string) => text.match(/\S+/g)?.length ?? 0;
+
+/** Reads the package's documentation into `index` (a fresh one); files it cannot read are skipped. */
+export function indexPackage(pkg: InstalledPackage, index: DocsIndex, os: OS): PackageIndexed {
+  let documents = 0;
+  let words = 0;
+  const put = (path: string, read: ReturnType<typeof readDocument>, size: number, mtime: number) => {
+    if ("skipped" in read || read.chunks.length === 0 || index.sameAs(path, read.digest) !== undefined) {
+      return;
+    }
+    index.put(path, { ...read, stamp: { size, version: String(mtime) } });
+    documents++;
+    words += read.chunks.reduce((sum, chunk) => sum + wordCount(chunk.text), 0);
+  };
+  const stat = (path: string) => {
+    const info = Deno.statSync(path);
+    return { size: info.size, mtime: info.mtime?.getTime() ?? 0, isFile: info.isFile };
+  };
+  const read = (path: string) => {
+    try {
+      const { size, mtime, isFile } = stat(path);
+      if (isFile) put(path, readDocument(path, size), size, mtime);
+    } catch {
+      // Unreadable: one file less, not the whole package.
+    }
+  };
+  for (const entry of Deno.readDirSync(pkg.dir)) {
+    if (entry.isFile && README.test(entry.name)) read(join(os, pkg.dir, entry.name));
+  }
+  for (const folder of ["docs", "doc"]) {
+    try {
+      for (const file of documentationFiles(join(os, pkg.dir, folder))) read(file.path);
+    } catch {
+      // No such folder.
+    }
+  }
+  for (const path of declarationFiles(pkg.dir, os)) {
+    try {
+      const { size, mtime } = stat(path);
+      if (size > MAX_FILE_BYTES) continue;
+      const relative = path.slice(pkg.dir.length + 1).replaceAll("\\", "/");
+      const markdown = declarationsMarkdown(
+        Deno.readTextFileSync(path),
+        `${pkg.name} ${pkg.version}: ${relative}`,
+      );
+      if (markdown !== "") {
+        put(path, chunkDocument(new TextEncoder().encode(markdown), "markdown", baseName(path)), size, mtime);
+      }
+    } catch {
+      // Unreadable: one file less.
+    }
+  }
+  index.settleSummaries();
+  return { documents, words };
+}

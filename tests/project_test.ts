@@ -1,0 +1,144 @@
+/**
+ * Docs for a project's dependencies: the API reference read from `.d.ts` doc comments, and the direct
+ * dependencies found as a package manager installed them.
+ */
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { packageIndexName } from "../lib/commands/index_project.ts";
+import { withPackageEntries } from "../lib/docs/config_entry.ts";
+import { declarationsMarkdown } from "../lib/project/dts.ts";
+import { npmDependencies } from "../lib/project/npm.ts";
+import { withDir } from "./helpers.ts";
+
+Deno.test("declarationsMarkdown: each commented declaration as a section with its comment and first line", () => {
+  const source = `/*! license header, not a doc comment */
+/**
+ * Parses the input.
+ * @param input what to parse
+ * @returns the value
+ */
+export declare function parse(input: string): Value;
+/** A schema. */
+export interface Schema<T> {
+    /** Refines the schema with a check. */
+    refine(check: (value: T) => boolean, message?: string): Schema<T>;
+    /** Whether optional values pass. */
+    readonly optional?: boolean;
+}
+/** Dangling comment at the end */
+`;
+  const markdown = declarationsMarkdown(source, "zod 4.1.12: index.d.ts");
+  assertEquals(
+    markdown,
+    [
+      "# zod 4.1.12: index.d.ts",
+      "",
+      "## parse",
+      "",
+      "Parses the input.\n@param input what to parse\n@returns the value",
+      "",
+      "```ts\nexport declare function parse(input: string): Value;\n```",
+      "",
+      "## Schema",
+      "",
+      "A schema.",
+      "",
+      "```ts\nexport interface Schema<T>\n```",
+      "",
+      "## refine",
+      "",
+      "Refines the schema with a check.",
+      "",
+      "```ts\nrefine(check: (value: T) => boolean, message?: string): Schema<T>;\n```",
+      "",
+      "## optional",
+      "",
+      "Whether optional values pass.",
+      "",
+      "```ts\nreadonly optional?: boolean;\n```",
+      "",
+    ].join("\n"),
+  );
+  assertEquals(declarationsMarkdown("export declare const x: number;\n", "t"), "");
+});
+
+Deno.test("packageIndexName: one valid index name per package@version, long ones shortened by a hash", () => {
+  assertEquals(packageIndexName({ ecosystem: "npm", name: "zod", version: "4.1.12" }), "npm-zod-4.1.12");
+  assertEquals(
+    packageIndexName({ ecosystem: "npm", name: "@modelcontextprotocol/sdk", version: "1.32.2" }),
+    "npm-modelcontextprotocol__sdk-1.32.2",
+  );
+  assertEquals(
+    packageIndexName({ ecosystem: "npm", name: "x", version: "1.0.0+build!1" }),
+    "npm-x-1.0.0_build_1",
+  );
+  const long = packageIndexName({ ecosystem: "npm", name: `@scope/${"a".repeat(80)}`, version: "1.0.0" });
+  ok(long.length <= 64 && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(long), long);
+  ok(long !== packageIndexName({ ecosystem: "npm", name: `@scope/${"a".repeat(80)}`, version: "1.0.1" }));
+});
+
+Deno.test("npmDependencies: direct dependencies resolved to node_modules (pnpm's links followed), the rest named", async () => {
+  await withDir(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/package.json`,
+      JSON.stringify({
+        dependencies: { zod: "^4", "@scope/pkg": "1" },
+        devDependencies: { linked: "2", absent: "3", "../evil": "1" },
+      }),
+    );
+    await Deno.writeTextFile(`${dir}/pnpm-lock.yaml`, "lockfileVersion: '9.0'\n");
+    const write = async (folder: string, version: string) => {
+      await Deno.mkdir(folder, { recursive: true });
+      await Deno.writeTextFile(`${folder}/package.json`, JSON.stringify({ version }));
+    };
+    await write(`${dir}/node_modules/zod`, "4.1.12");
+    await write(`${dir}/node_modules/@scope/pkg`, "1.2.3");
+    await write(`${dir}/node_modules/.pnpm/linked@2.0.1/node_modules/linked`, "2.0.1");
+    await Deno.symlink(
+      `${dir}/node_modules/.pnpm/linked@2.0.1/node_modules/linked`,
+      `${dir}/node_modules/linked`,
+    );
+    const found = npmDependencies(dir, "linux")!;
+    assertEquals(found.packages.map((p) => `${p.name}@${p.version}`), [
+      "@scope/pkg@1.2.3",
+      "linked@2.0.1",
+      "zod@4.1.12",
+    ]);
+    match(found.packages[1].dir, /\.pnpm\/linked@2\.0\.1\/node_modules\/linked$/);
+    assertEquals(found.missing, ["absent"]);
+    assertEquals(found.lockfile, `${dir}/pnpm-lock.yaml`);
+    assertEquals(npmDependencies(`${dir}/node_modules`, "linux"), undefined);
+  });
+});
+
+Deno.test("withPackageEntries: the project's package entries replaced as a set, the user's own entries kept in place", () => {
+  const entry = (name: string, index: string) => ({
+    name,
+    index,
+    path: `/s/indexes/${index}.db`,
+    keywords: [name],
+    description: `${name}, as installed`,
+  });
+  const mine = { name: "gitlab", keywords: ["gitlab"], mcp_tool_name: "mcp__leann__leann_search" };
+  const first = withPackageEntries({ databases: [mine] }, [entry("zod", "npm-zod-4.1.12")], ["npm-"]);
+  assertEquals(first.change, "updated");
+  const databases = (config: Record<string, unknown>) => config.databases as Record<string, unknown>[];
+  assertEquals(databases(first.config)[1], {
+    name: "zod",
+    keywords: ["zod"],
+    path: "/s/indexes/npm-zod-4.1.12.db",
+    mcp_tool_name: "mcp__docsearch__search",
+    tool_args: { index: "npm-zod-4.1.12", query: "{query}" },
+    description: "zod, as installed",
+  });
+  assertEquals(
+    withPackageEntries(first.config, [entry("zod", "npm-zod-4.1.12")], ["npm-"]).change,
+    "unchanged",
+  );
+  // An upgrade replaces the entry; a dependency gone loses it; the user's entry stays first.
+  const upgraded = withPackageEntries(first.config, [entry("zod", "npm-zod-4.2.0")], ["npm-"]);
+  assertEquals(databases(upgraded.config).map((d) => [d.name, (d.tool_args as { index?: string })?.index]), [
+    ["gitlab", undefined],
+    ["zod", "npm-zod-4.2.0"],
+  ]);
+  assertEquals(databases(withPackageEntries(upgraded.config, [], ["npm-"]).config), [mine]);
+});
