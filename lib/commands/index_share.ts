@@ -5,6 +5,7 @@
  * before anything is installed, and installs it under its name in one rename.
  */
 import { messageOf, Problem, UsageError } from "../errors.ts";
+import { concatBytes } from "../bytes.ts";
 import { count, print } from "../cli/io.ts";
 import { checkIndexName, indexesDir, indexFile } from "../docs/indexes.ts";
 import { ImportRefusedError, packIndex, sha256Hex, unpackIndex } from "../docs/share.ts";
@@ -101,13 +102,7 @@ async function fetchExport(source: string): Promise<Uint8Array> {
     }
     chunks.push(chunk);
   }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
+  return concatBytes(chunks, total);
 }
 
 export interface ImportValues extends ConfigValues {
