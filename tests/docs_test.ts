@@ -1,5 +1,6 @@
 /** The local docs index as pure parts: chunking by headings, query building, and the FTS5 store. */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 import { CHUNK_CHARS, chunkMarkdown, chunkPlainText } from "../lib/docs/chunk.ts";
 import { anyOf, quoted, termExpressions, terms } from "../lib/docs/query.ts";
 import { DocsIndex, type DocumentStamp, REPEATED_SUMMARY, type StoredDocument } from "../lib/docs/store.ts";
@@ -226,7 +227,6 @@ Deno.test("DocsIndex: an index of the old layout (no summaries) is outdated unti
   const dir = await Deno.makeTempDir();
   try {
     const file = `${dir}/x.db`;
-    const { DatabaseSync } = await import("node:sqlite");
     const old = new DatabaseSync(file);
     old.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
       CREATE TABLE documents (id INTEGER PRIMARY KEY, source TEXT NOT NULL UNIQUE, title TEXT NOT NULL,
@@ -238,7 +238,14 @@ Deno.test("DocsIndex: an index of the old layout (no summaries) is outdated unti
     old.close();
     const index = DocsIndex.open(file);
     ok(index.isOutdated);
+    // A crawl of the old layout, interrupted: after the upgrade its pages must all be asked for again.
+    index.db.exec(
+      "CREATE TABLE crawl (url TEXT PRIMARY KEY, state TEXT NOT NULL, note TEXT); INSERT INTO crawl VALUES ('https://x/a', 'done', NULL)",
+    );
+    index.setMeta("crawl", "running");
     index.upgrade();
+    assertEquals(index.crawlCounts(), { queued: 0, done: 0, skipped: 0, failed: 0 });
+    assertEquals(index.meta("crawl"), undefined);
     ok(!index.isOutdated);
     assertEquals(index.counts(), { documents: 0, chunks: 0 });
     assertEquals(index.meta("root"), "/docs");

@@ -56,3 +56,11 @@ Deno.test("eagerFunctions: what it cannot read fails the build", () => {
   throws(() => eagerFunctions("var a=`x${1"), EagerTransformError);
   throws(() => eagerFunctions("var a=(1;"), EagerTransformError);
 });
+
+Deno.test("eagerFunctions: a declaration taken out leaves its statements apart (no semicolon insertion across it)", async () => {
+  const code = "var a=1\nfunction f(){return 2}\n(globalThis.__eager={a,f:f()})";
+  const rewritten = eagerFunctions(code);
+  await withDir(async (dir) => {
+    assertEquals(await run(rewritten, dir, "asi"), { a: 1, f: 2 });
+  });
+});

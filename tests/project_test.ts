@@ -141,4 +141,14 @@ Deno.test("withPackageEntries: the project's package entries replaced as a set, 
     ["zod", "npm-zod-4.2.0"],
   ]);
   assertEquals(databases(withPackageEntries(upgraded.config, [], ["npm-"]).config), [mine]);
+  // What the user set in an entry stays, and so does its place.
+  const edited = {
+    databases: [{ ...databases(first.config)[1], enabled: false, keywords: ["zod schema"] }, mine],
+  };
+  const again = databases(withPackageEntries(edited, [entry("zod", "npm-zod-4.2.0")], ["npm-"]).config);
+  assertEquals(again.map((d) => d.name), ["zod", "gitlab"]);
+  assertEquals([again[0].enabled, again[0].keywords, again[0].tool_args], [false, ["zod schema"], {
+    index: "npm-zod-4.2.0",
+    query: "{query}",
+  }]);
 });

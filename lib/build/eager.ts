@@ -87,7 +87,8 @@ export function eagerFunctions(src: string): string {
     let pos = from;
     for (const statement of statements) {
       out += src.slice(pos, statement.start);
-      if (statement.type !== "FunctionDeclaration") out += whole(statement, undefined);
+      // An empty statement where a declaration was: the statements around it must not run together.
+      out += statement.type === "FunctionDeclaration" ? ";" : whole(statement, undefined);
       pos = statement.end;
     }
     return out + src.slice(pos, to);

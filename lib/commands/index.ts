@@ -18,7 +18,7 @@ import { checkIndexName, indexesDir, indexFile, indexSummaries } from "../docs/i
 import { documentationFiles, readDocument } from "../docs/sources.ts";
 import { configFile, editConfig, isUrl, list, updateConfig } from "./index_config.ts";
 import { exportIndex, importIndex } from "./index_share.ts";
-import { DocsIndex } from "../docs/store.ts";
+import { DocsIndex, type StoredDocument } from "../docs/store.ts";
 import { exists } from "../files.ts";
 import { resolvePath } from "../paths.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
@@ -54,14 +54,23 @@ function buildFromFiles(name: string, root: string): void {
   }
   const index = openIndex(name);
   try {
+    if (index.meta("package") !== undefined) {
+      throw new Problem(
+        `the index ${name} holds the docs of the package ${index.meta("package")}, which never change`,
+        "after an install, docsearch-hook index add --project indexes the versions installed now",
+      );
+    }
     index.setMeta("root", root);
     const stamps = index.stamps();
+    // Gone first: a copy left out as the same as a file that is gone must not be compared with it.
+    const present = new Set(files.map((file) => file.path));
+    const gone = [...stamps.keys()].filter((source) => !present.has(source));
+    for (const source of gone) index.remove(source);
     let changed = 0;
-    let duplicates = 0;
+    const copies: { path: string; document: StoredDocument }[] = [];
     const skipped: string[] = [];
     for (const [i, file] of files.entries()) {
       const old = stamps.get(file.path);
-      stamps.delete(file.path);
       const version = String(file.mtime);
       if (old?.size === file.size && old.version === version) continue;
       let read: ReturnType<typeof readDocument>;
@@ -76,23 +85,31 @@ function buildFromFiles(name: string, root: string): void {
         index.remove(file.path);
         continue;
       }
+      const document: StoredDocument = { ...read, stamp: { size: file.size, version } };
       // A copy or a link to a file indexed already would only repeat its passages in every result list.
       if (index.sameAs(file.path, read.digest) !== undefined) {
         index.remove(file.path);
-        duplicates++;
+        copies.push({ path: file.path, document });
         continue;
       }
-      index.put(file.path, { ...read, stamp: { size: file.size, version } });
+      index.put(file.path, document);
       changed++;
       if ((i + 1) % 200 === 0) printError(`docsearch-hook index: ${i + 1} of ${files.length} files read`);
     }
-    // What is left was indexed before and is gone now.
-    for (const source of stamps.keys()) index.remove(source);
+    // A copy whose twin changed or went this pass is the only one left of its text: indexed after all.
+    let duplicates = 0;
+    for (const copy of copies) {
+      if (index.sameAs(copy.path, copy.document.digest) !== undefined) duplicates++;
+      else {
+        index.put(copy.path, copy.document);
+        changed++;
+      }
+    }
     index.settleSummaries();
     const seconds = (performance.now() - started) / 1000;
     print(
       `Indexed ${name} from ${root}: ${totals(index)} (${changed} new or changed, ` +
-        `${files.length - changed - duplicates - skipped.length} unchanged, ${stamps.size} removed` +
+        `${files.length - changed - duplicates - skipped.length} unchanged, ${gone.length} removed` +
         `${duplicates > 0 ? `, ${duplicates} the same as another file` : ""}) in ${seconds.toFixed(1)} s.`,
     );
     for (const line of skipped) printError(`docsearch-hook index: skipped ${line}`);
@@ -248,7 +265,7 @@ export async function run({ positionals, values }: IndexArgs): Promise<number> {
       if (values.project) {
         // The folder is the one positional: `index add --project [DIR]`.
         if (source !== undefined) throw new UsageError("docsearch-hook index add --project [folder]");
-        (await import("./index_project.ts")).addProject(name);
+        (await import("./index_project.ts")).addProject(name, values);
         return 0;
       }
       const checked = checkIndexName(name);

@@ -60,7 +60,12 @@ export function editConfig(path: string, change: (config: Settings) => EntryChan
   }
 }
 
-export function updateConfig(name: string, source: string, values: ConfigValues): void {
+/**
+ * The entry for the index `name`, built from `source`. A crawled site's host becomes its domain when none is
+ * given, unless `trustSource` is false: the source an imported file names is its author's word, and a domain
+ * there would deny fetches of that host.
+ */
+export function updateConfig(name: string, source: string, values: ConfigValues, trustSource = true): void {
   if (values["no-config"]) return;
   const path = configFile(values);
 
@@ -71,7 +76,7 @@ export function updateConfig(name: string, source: string, values: ConfigValues)
       source,
       keywords: list("keywords", values.keywords),
       domains: list("domains", values.domains),
-      defaultDomains: isUrl(source) ? [new URL(source).hostname] : undefined,
+      defaultDomains: trustSource && isUrl(source) ? [new URL(source).hostname] : undefined,
       description: values.description,
     }));
   if (result.change === "unchanged") return;

@@ -49,6 +49,8 @@ function packageIndex(pkg: InstalledPackage): { name: string; words: number; reu
     if (!index.isOutdated && index.meta("package") === id) {
       return { name, words: Number(index.meta("words") ?? 0), reused: true };
     }
+    // Unmarked first: a build cut short is never taken for this package's finished index.
+    index.deleteMeta("package");
     index.upgrade();
     for (const source of index.stamps().keys()) index.remove(source);
     const { words } = indexPackage(pkg, index, os);
@@ -62,7 +64,10 @@ function packageIndex(pkg: InstalledPackage): { name: string; words: number; reu
   }
 }
 
-export function addProject(dir: string | undefined): void {
+export function addProject(
+  dir: string | undefined,
+  values: { "no-config"?: boolean; config?: string },
+): void {
   const project = resolvePath(Deno.cwd(), dir ?? ".", os);
   const dependencies = npmDependencies(project, os);
   if (dependencies === undefined) {
@@ -94,23 +99,26 @@ export function addProject(dir: string | undefined): void {
         `${pkg.name} ${pkg.version}, as installed in this project (README, docs, type declarations)`,
     });
   }
-  const config = join(os, project, ".claude", "docsearch.local.json");
-  const change = editConfig(config, (current) => withPackageEntries(current, entries, PREFIXES));
   print(
     `Indexed the docs of ${
       count(dependencies.packages.length, "direct dependency", "direct dependencies")
-    } ` +
-      `of ${project} (${built} built, ${dependencies.packages.length - built} indexed before):\n${
-        lines.join("\n")
-      }`,
+    } of ${project} (${built} built, ${dependencies.packages.length - built} indexed before):\n${
+      lines.join("\n")
+    }`,
   );
-  print(
-    change.change === "unchanged"
-      ? `${config} already lists them.`
-      : `${config} lists the ${
-        count(entries.length, "package")
-      } whose web searches now go to the local docs.`,
-  );
+  if (!values["no-config"]) {
+    const config = values.config ?? join(os, project, ".claude", "docsearch.local.json");
+    const change = editConfig(config, (current) => withPackageEntries(current, entries, PREFIXES));
+    print(
+      change.change !== "unchanged"
+        ? `${config} lists the ${
+          count(entries.length, "package")
+        } whose web searches now go to the local docs.`
+        : entries.length === 0
+        ? "No package has docs enough to send web searches to; nothing was added to the config."
+        : `${config} already lists them.`,
+    );
+  }
   if (dependencies.missing.length > 0) {
     printError(
       `docsearch-hook index: not installed, so not indexed: ${dependencies.missing.join(", ")} ` +

@@ -14,7 +14,7 @@ import { exists } from "../files.ts";
 import { resolvePath } from "../paths.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 import { VERSION } from "../version.ts";
-import { type ConfigValues, isUrl, updateConfig } from "./index_config.ts";
+import { type ConfigValues, isUrl, list, updateConfig } from "./index_config.ts";
 
 const os = Deno.build.os;
 
@@ -118,7 +118,12 @@ export async function importIndex(source: string | undefined, values: ImportValu
   if (expected !== undefined && !/^[0-9a-f]{64}$/.test(expected)) {
     throw new UsageError(`--sha256 takes the 64 hex digits of a SHA-256, not "${values.sha256}"`);
   }
-  if (values.name !== undefined) checkIndexName(values.name);
+  // Everything that can be checked before the download is: a typo costs nothing, and installs nothing.
+  list("keywords", values.keywords);
+  list("domains", values.domains);
+  if (values.name !== undefined && exists(indexFile(checkIndexName(values.name)))) {
+    throw alreadyThere(values.name);
+  }
   const file = await fetchExport(source);
   const refused = (why: string) =>
     new Problem(`${source} was not imported: ${why}`, "get the file again from where it was published");
@@ -135,19 +140,20 @@ export async function importIndex(source: string | undefined, values: ImportValu
   }
   const { header, index } = unpacked;
   const name = checkIndexName(values.name ?? header.name);
-  if (exists(indexFile(name))) {
-    throw new Problem(
-      `there is already an index ${name}`,
-      `docsearch-hook index remove ${name} first, or import it under another name with --name`,
-    );
-  }
+  if (exists(indexFile(name))) throw alreadyThere(name);
   ensurePrivateDir(indexesDir());
-  // Checked where it will live, then renamed into place: no half-written or unchecked index is ever searched.
+  // Checked where it will live, then linked into place: no half-written or unchecked index is ever searched,
+  // and a link, unlike a rename, fails when another import put an index of that name there meanwhile.
   const staged = `${indexFile(name)}.${Deno.pid}.import`;
   try {
     await Deno.writeFile(staged, index, { mode: 0o600 });
     checkStaged(staged, header.documents, header.chunks, refused);
-    await Deno.rename(staged, indexFile(name));
+    try {
+      await Deno.link(staged, indexFile(name));
+    } catch (error) {
+      if (error instanceof Deno.errors.AlreadyExists) throw alreadyThere(name);
+      throw error;
+    }
   } finally {
     for (const suffix of ["", "-wal", "-shm"]) await Deno.remove(staged + suffix).catch(() => {});
   }
@@ -155,8 +161,14 @@ export async function importIndex(source: string | undefined, values: ImportValu
     `Imported the index ${name} from ${source}: ${count(header.documents, "document")}, ` +
       `${count(header.chunks, "chunk")}${header.source ? `, built from ${header.source}` : ""}.`,
   );
-  updateConfig(name, header.source ?? source, values);
+  updateConfig(name, header.source ?? source, values, false);
 }
+
+const alreadyThere = (name: string) =>
+  new Problem(
+    `there is already an index ${name}`,
+    `docsearch-hook index remove ${name} first, or import it under another name with --name`,
+  );
 
 /** The staged index opens, reads whole, is of this version's layout and holds what its description says. */
 function checkStaged(
@@ -173,6 +185,16 @@ function checkStaged(
   }
   try {
     if (index.isOutdated) throw refused("the index in it is of an older layout");
+    // An index holds tables and their indexes; code that runs on its own (a trigger, a view) is not ours.
+    const code = index.db.prepare("SELECT name FROM sqlite_master WHERE type IN ('trigger', 'view')")
+      .all() as {
+        name: string;
+      }[];
+    if (code.length > 0) {
+      throw refused(`the index in it holds code: ${code.map((row) => row.name).join(", ")}`);
+    }
+    // quick_check reads SQLite's pages; FTS5's own check reads the full-text index inside them.
+    index.db.exec("INSERT INTO chunks (chunks) VALUES ('integrity-check')");
     const [check] = index.db.prepare("PRAGMA quick_check(1)").all() as { quick_check: string }[];
     if (check.quick_check !== "ok") throw refused(`the index in it is damaged: ${check.quick_check}`);
     const counted = index.counts();

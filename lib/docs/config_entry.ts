@@ -102,9 +102,10 @@ const isPackageEntry = (entry: Entry, prefixes: readonly string[]) => {
 };
 
 /**
- * The project's package entries replaced by `entries`: an upgraded package's entry now names the new
- * version's index, and a dependency no longer there loses its entry. Entries of other kinds are kept as they
- * are, in their place.
+ * The project's package entries brought up to date with `entries`: an upgraded package's entry names the new
+ * version's index and description, in its place, keeping what the user set in it (`enabled`, domains, their
+ * own keywords); a dependency no longer there loses its entry; a new one is added at the end. Other entries
+ * are kept as they are.
  */
 export function withPackageEntries(
   config: Record<string, unknown>,
@@ -112,17 +113,25 @@ export function withPackageEntries(
   prefixes: readonly string[],
 ): EntryChange {
   const databases = databasesOf(config);
-  const next: Entry[] = [
-    ...databases.filter((entry) => !isPackageEntry(entry, prefixes)),
-    ...entries.map((entry) => ({
-      name: entry.name,
-      keywords: entry.keywords,
-      path: entry.path,
-      mcp_tool_name: BUILT_IN_TOOL,
-      tool_args: { index: entry.index, query: "{query}" },
-      description: entry.description,
-    })),
-  ];
+  const wanted = new Map(entries.map((entry) => [entry.name, entry]));
+  const ours = (entry: PackageEntry, old: Entry): Entry => ({
+    ...old,
+    name: entry.name,
+    keywords: old.keywords ?? entry.keywords,
+    path: entry.path,
+    mcp_tool_name: BUILT_IN_TOOL,
+    tool_args: { index: entry.index, query: "{query}" },
+    description: entry.description,
+  });
+  const placed = new Set<string>();
+  const next = databases.flatMap((old) => {
+    if (!isPackageEntry(old, prefixes)) return [old];
+    const entry = wanted.get(String(old.name));
+    if (entry === undefined || placed.has(entry.name)) return [];
+    placed.add(entry.name);
+    return [ours(entry, old)];
+  });
+  for (const entry of entries) if (!placed.has(entry.name)) next.push(ours(entry, {}));
   if (JSON.stringify(next) === JSON.stringify(databases)) return { config, change: "unchanged" };
   return { config: { ...config, databases: next }, change: databases.length === 0 ? "added" : "updated" };
 }

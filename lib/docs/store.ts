@@ -4,6 +4,7 @@
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { Chunk } from "./chunk.ts";
+import { hash53 } from "../hash.ts";
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -128,14 +129,16 @@ export class DocsIndex {
   }
 
   /**
-   * An outdated index emptied into the current layout, its source and crawl queue kept: every document is
-   * then new to the next add or refresh. Nothing happens to a current one.
+   * An outdated index emptied into the current layout, its source kept: every document is then new to the
+   * next add or refresh. Nothing happens to a current one.
    */
   upgrade(): void {
     if (!this.outdated) return;
     this.transaction(() => {
       this.db.exec("DROP TABLE chunks; DROP TABLE documents;");
       this.db.exec(SCHEMA);
+      // The crawl's record goes too: pages it marked done have no documents now, and must be asked for again.
+      this.db.exec("DELETE FROM crawl; DELETE FROM meta WHERE key = 'crawl';");
     });
     this.outdated = false;
   }
@@ -154,6 +157,10 @@ export class DocsIndex {
   setMeta(key: string, value: string): void {
     this.sql("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = ?")
       .run(key, value, value);
+  }
+
+  deleteMeta(key: string): void {
+    this.sql("DELETE FROM meta WHERE key = ?").run(key);
   }
 
   /** What each indexed document was when it was read. */
@@ -272,10 +279,10 @@ export class DocsIndex {
    * the few passages a result list goes through, not of every candidate: reading a body costs.
    */
   textKey(passage: number): string {
-    const row = this.sql(
-      "SELECT length(body) || ':' || substr(body, 1, 200) AS key FROM chunks WHERE rowid = CAST(? AS INTEGER)",
-    ).get(passage) as { key: string } | undefined;
-    return row?.key ?? "";
+    const row = this.sql("SELECT body FROM chunks WHERE rowid = CAST(? AS INTEGER)").get(passage) as
+      | { body: string }
+      | undefined;
+    return row === undefined ? "" : hash53(row.body);
   }
 
   /**

@@ -1,5 +1,7 @@
 /** `index` and `search` end to end: real processes on a docs folder made by the test, in a temp HOME. */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { packIndex, unpackIndex } from "../../lib/docs/share.ts";
 import { runCli, type Sandbox, sandbox, succeeded } from "../helpers.ts";
 
 const cli = (box: Sandbox, args: string[]) => runCli(args, { env: box.env });
@@ -207,7 +209,6 @@ Deno.test("an index an older version built is refused by search with the fix, an
   await Deno.mkdir(docs);
   await Deno.writeTextFile(`${docs}/a.md`, "# A\n\napple text\n");
   succeeded(await cli(box, ["index", "add", "old", docs, "--no-config"]));
-  const { DatabaseSync } = await import("node:sqlite");
   const db = new DatabaseSync(`${box.state}/indexes/old.db`);
   // The layout before pages had summaries.
   db.exec(
@@ -326,4 +327,77 @@ Deno.test("index import from a URL (a server on 127.0.0.1), and an HTTP error sa
   const missing = await cli(box, ["index", "import", `${base}/nothing.dsi`, "--name", "nothing"]);
   assertEquals(missing.code, 1);
   match(missing.stderr, /cannot download http:\/\/127\.0\.0\.1:\d+\/nothing\.dsi: HTTP 404/);
+});
+
+Deno.test("a copy left out while its twin was there is indexed once the twin is gone or changed", async () => {
+  await using box = await sandbox();
+  const docs = `${box.home}/docs`;
+  await Deno.mkdir(docs);
+  await Deno.writeTextFile(`${docs}/a.md`, "# Kiwi\n\nkiwi text\n");
+  await Deno.writeTextFile(`${docs}/b.md`, "# Kiwi\n\nkiwi text\n");
+  await Deno.writeTextFile(`${docs}/d.md`, "# Lime\n\nlime text\n");
+  succeeded(await cli(box, ["index", "add", "d", docs, "--no-config"]));
+  const sources = async (query: string) =>
+    JSON.parse((await cli(box, ["search", "d", query, "--json"])).stdout).map((r: { source: string }) =>
+      r.source
+    );
+  assertEquals(await sources("kiwi"), [`${docs}/a.md`]);
+  // The twin gone: the copy is all there is of that text.
+  await Deno.remove(`${docs}/a.md`);
+  // A new copy, read before its twin (sorted first), while the twin changes: it is compared with the new text.
+  await Deno.writeTextFile(`${docs}/c.md`, "# Lime\n\nlime text\n");
+  await Deno.writeTextFile(`${docs}/d.md`, "# Lime\n\nlime text, revised\n");
+  const refreshed = succeeded(await cli(box, ["index", "refresh", "d"]));
+  match(refreshed, /: 3 documents, .*\(3 new or changed, 0 unchanged, 1 removed\)/);
+  assertEquals(await sources("kiwi"), [`${docs}/b.md`]);
+  assertEquals((await sources("lime")).sort(), [`${docs}/c.md`, `${docs}/d.md`]);
+});
+
+Deno.test("index import: options checked before anything is read, code in the index refused, the file's source never a domain", async () => {
+  await using box = await sandbox();
+  const file = await sharedIndex(box);
+  const typo = await cli(box, ["index", "import", `${box.home}/nowhere.dsi`, "--keywords", " , "]);
+  assertEquals(typo.code, 2);
+  match(typo.stderr, /--keywords needs at least one value/);
+
+  // An export whose index carries a trigger: well-formed, its checksum right, and still not installed.
+  const copy = `${box.home}/hostile.db`;
+  await Deno.copyFile(`${box.state}/indexes/fruit.db`, copy);
+  const db = new DatabaseSync(copy);
+  db.exec("PRAGMA journal_mode = DELETE");
+  db.exec("CREATE TRIGGER t AFTER INSERT ON meta BEGIN DELETE FROM documents; END");
+  const counts = db.prepare(
+    "SELECT (SELECT count(*) FROM documents) AS d, (SELECT count(*) FROM chunks) AS c",
+  ).get() as {
+    d: number;
+    c: number;
+  };
+  db.close();
+  const hostile = await packIndex(
+    {
+      name: "fruit",
+      source: "https://github.com/",
+      documents: counts.d,
+      chunks: counts.c,
+      writtenBy: "0.1.0",
+    },
+    await Deno.readFile(copy),
+  );
+  await Deno.writeFile(`${box.home}/hostile.dsi`, hostile);
+  const refused = await cli(box, ["index", "import", `${box.home}/hostile.dsi`, "--name", "hostile"]);
+  assertEquals(refused.code, 1);
+  match(refused.stderr, /the index in it holds code: t/);
+  assertEquals(await Deno.stat(`${box.state}/indexes/hostile.db`).then(() => true, () => false), false);
+
+  // A source the file names is its author's word: it describes the entry, it does not make a domain.
+  const fair = await packIndex(
+    { name: "fruit", source: "https://github.com/", documents: 2, chunks: 2, writtenBy: "0.1.0" },
+    (await unpackIndex(await Deno.readFile(file))).index,
+  );
+  await Deno.writeFile(`${box.home}/fair.dsi`, fair);
+  succeeded(await cli(box, ["index", "import", `${box.home}/fair.dsi`, "--name", "fair"]));
+  const config = JSON.parse(await Deno.readTextFile(`${box.home}/.claude/hooks/docsearch-config.json`));
+  const entry = config.databases.find((d: { name: string }) => d.name === "fair");
+  assertEquals(entry.domains, undefined);
+  match(entry.description, /https:\/\/github\.com\//);
 });

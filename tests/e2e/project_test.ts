@@ -59,6 +59,12 @@ Deno.test("index add --project: each dependency's docs at its installed version,
     assertEquals((await hook(ordinary)).stdout, "", ordinary);
   }
 
+  // A package version's docs never change: refresh is not the way to bring them up to date.
+  const refreshed = await cli(["index", "refresh", "npm-zod-4.1.12"]);
+  assertEquals(refreshed.code, 1);
+  match(refreshed.stderr, /holds the docs of the package npm:zod@4\.1\.12.*\n.*index add --project/);
+  match(succeeded(await cli(["search", "npm-zod-4.1.12", "safeParse"])), /safeParse/i);
+
   // A second project with the same versions reuses the indexes.
   const again = await cli(["index", "add", "--project", project]);
   match(again.stdout, /\(0 built, 3 indexed before\)/);
