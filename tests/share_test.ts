@@ -45,7 +45,13 @@ Deno.test("unpackIndex: a cut-short, lengthened or altered file, another file, o
   await refusal(new TextEncoder().encode("docsearch-hook index export\n{}"), /missing or cut short/);
   await refusal(
     new TextEncoder().encode('docsearch-hook index export\n{"format":1}\n'),
-    /lacks layout, name/,
+    /has no valid layout, documents, chunks, bytes, name, sha256$/,
+  );
+  await refusal(
+    new TextEncoder().encode(
+      'docsearch-hook index export\n{"format":1,"layout":2,"name":"x","documents":1,"chunks":1,"bytes":0,"sha256":"","source":7}\n',
+    ),
+    /has no valid source$/,
   );
   const text = new TextDecoder().decode(file.subarray(0, 300));
   const other = text.replace(`"layout":${LAYOUT}`, `"layout":${LAYOUT + 1}`);

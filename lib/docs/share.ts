@@ -73,17 +73,14 @@ export async function unpackIndex(file: Uint8Array): Promise<{ header: ExportHea
   } catch {
     throw new ImportRefusedError("its description line is not valid JSON");
   }
-  const fields: [keyof ExportHeader, string][] = [
-    ["format", "number"],
-    ["layout", "number"],
-    ["name", "string"],
-    ["documents", "number"],
-    ["chunks", "number"],
-    ["bytes", "number"],
-    ["sha256", "string"],
+  const numbers = ["format", "layout", "documents", "chunks", "bytes"] as const;
+  const strings = ["name", "sha256"] as const;
+  const wrong = [
+    ...numbers.filter((key) => typeof header?.[key] !== "number"),
+    ...strings.filter((key) => typeof header?.[key] !== "string"),
+    ...header?.source !== undefined && typeof header.source !== "string" ? ["source"] : [],
   ];
-  const wrong = fields.filter(([key, type]) => typeof header?.[key] !== type).map(([key]) => key);
-  if (wrong.length > 0) throw new ImportRefusedError(`its description lacks ${wrong.join(", ")}`);
+  if (wrong.length > 0) throw new ImportRefusedError(`its description has no valid ${wrong.join(", ")}`);
   if (header.format !== 1) {
     throw new ImportRefusedError(`it is in export format ${header.format}; this version reads format 1`);
   }
