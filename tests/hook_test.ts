@@ -7,8 +7,14 @@ import type { EventRecord } from "../lib/state/store.ts";
 import { type Feature, NO_SWITCHES, type SessionSwitches } from "../lib/switches/switches.ts";
 import { event, fixture, withDir } from "./helpers.ts";
 
-function deps(vars: Record<string, string>, opened: string[] = [], indexes: string[] = []): HookDeps {
+function deps(
+  vars: Record<string, string>,
+  opened: string[] = [],
+  indexes: string[] = [],
+  lockfile?: string,
+): HookDeps {
   return {
+    changedLockfile: () => lockfile,
     env: (name) => vars[name],
     os: "linux",
     now: () => 1_000_000,
@@ -222,4 +228,24 @@ Deno.test("hook core: a database sending the agent to a built-in index that does
     ok(built.stdout?.includes('"permissionDecision":"deny"'), built.stdout);
     match(built.stdout!, /mcp__docsearch__search/);
   });
+});
+
+Deno.test("hook core: SessionStart says when the project's lockfile changed since its dependency docs were indexed", async () => {
+  const text = JSON.stringify({
+    session_id: "s",
+    cwd: "/work/app",
+    hook_event_name: "SessionStart",
+    source: "startup",
+  });
+  const stale = await hookOutput(
+    input(text),
+    seed,
+    deps({ HOME: "/nowhere" }, [], [], "/work/app/package-lock.json"),
+  );
+  match(
+    JSON.parse(stale.stdout!).hookSpecificOutput.additionalContext,
+    /\/work\/app\/package-lock\.json changed since this project's dependency docs were indexed.*index add --project/,
+  );
+  const fresh = await hookOutput(input(text), seed, deps({ HOME: "/nowhere" }));
+  ok(!(fresh.stdout ?? "").includes("changed since"), fresh.stdout);
 });

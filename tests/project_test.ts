@@ -7,6 +7,7 @@ import { packageIndexName } from "../lib/commands/index_project.ts";
 import { withPackageEntries } from "../lib/docs/config_entry.ts";
 import { declarationsMarkdown } from "../lib/project/dts.ts";
 import { npmDependencies } from "../lib/project/npm.ts";
+import { changedLockfile, recordLockfile } from "../lib/project/stamp.ts";
 import { withDir } from "./helpers.ts";
 
 Deno.test("declarationsMarkdown: each commented declaration as a section with its comment and first line", () => {
@@ -151,4 +152,23 @@ Deno.test("withPackageEntries: the project's package entries replaced as a set, 
     index: "npm-zod-4.2.0",
     query: "{query}",
   }]);
+});
+
+Deno.test("recordLockfile and changedLockfile: nothing said until recorded, then only when the lockfile changes or goes", async () => {
+  await withDir(async (dir) => {
+    const lock = `${dir}/app/package-lock.json`;
+    await Deno.mkdir(`${dir}/app`);
+    await Deno.writeTextFile(lock, '{"lockfileVersion":3}');
+    const state = `${dir}/state`;
+    assertEquals(changedLockfile("linux", state, `${dir}/app`), undefined);
+    recordLockfile("linux", state, `${dir}/app`, lock);
+    assertEquals(changedLockfile("linux", state, `${dir}/app`), undefined);
+    assertEquals(changedLockfile("linux", state, `${dir}/other`), undefined);
+    await Deno.writeTextFile(lock, '{"lockfileVersion":3,"packages":{}}');
+    assertEquals(changedLockfile("linux", state, `${dir}/app`), lock);
+    recordLockfile("linux", state, `${dir}/app`, lock);
+    assertEquals(changedLockfile("linux", state, `${dir}/app`), undefined);
+    await Deno.remove(lock);
+    assertEquals(changedLockfile("linux", state, `${dir}/app`), lock);
+  });
 });

@@ -6,11 +6,12 @@
 import { messageOf } from "../errors.ts";
 import { indexFileIn, reachableDatabases } from "../docs/built_in.ts";
 import { exists } from "../files.ts";
+import { changedLockfile } from "../project/stamp.ts";
 import { createRedactor } from "../capture/redact.ts";
 import { promptContext, sessionStartContext } from "../context/inject.ts";
 import { eventRecord } from "../capture/record.ts";
 import { escapeControl, print, printError } from "../cli/io.ts";
-import { configLocation } from "../config/layers.ts";
+import { configLocation, projectDirectory } from "../config/layers.ts";
 import { loadConfig } from "../config/load.ts";
 import type { Config } from "../config/types.ts";
 import { type Env, type OS, processEnv, stateDir } from "../paths.ts";
@@ -57,6 +58,8 @@ export interface HookDeps {
   openState: (dir: string, options: OpenOptions) => Promise<HookState>;
   /** Whether the built-in index of that name exists: a database whose index is missing is passed over. */
   indexExists: (name: string) => boolean;
+  /** The project's lockfile when it changed since its dependencies' docs were indexed (asked at SessionStart). */
+  changedLockfile: (project: string) => string | undefined;
 }
 
 /** Indexes looked for in the state directory `dir` (none when there is none). */
@@ -69,6 +72,10 @@ export const processDeps: HookDeps = {
   now: Date.now,
   elapsed: () => performance.now(),
   indexExists: indexesUnder(Deno.build.os, stateDir(processEnv, Deno.build.os)),
+  changedLockfile: (project) => {
+    const dir = stateDir(processEnv, Deno.build.os);
+    return dir === undefined ? undefined : changedLockfile(Deno.build.os, dir, project);
+  },
   openState: async (dir, options) =>
     (await import("../state/store.ts")).openStateStore(dir, Deno.build.os, options),
 };
@@ -108,14 +115,22 @@ async function openAccess(
 }
 
 /** SessionStart's note on the local docs, or a hint on a prompt that mentions them. */
-function injectedContext(event: HookEvent, view: SessionView): string | undefined {
+function injectedContext(event: HookEvent, view: SessionView, deps: HookDeps): string | undefined {
   const name = event.hookEventName;
   const text = name === "SessionStart"
-    ? sessionStartContext(view)
+    ? sessionStartContext(view, staleLockfile(event, view, deps))
     : name === "UserPromptSubmit"
     ? promptContext(stringField(event.raw, "prompt") ?? "", view)
     : undefined;
   return text === undefined ? undefined : contextOutput(name, text);
+}
+
+/** At SessionStart with its note on: the project's changed lockfile, if its dependency docs were indexed. */
+function staleLockfile(event: HookEvent, view: SessionView, deps: HookDeps): string | undefined {
+  const { context } = view.config;
+  if (!context.enabled || !context.sessionStart) return undefined;
+  const project = projectDirectory(deps.env, event.cwd);
+  return project === undefined ? undefined : deps.changedLockfile(project);
 }
 
 /**
@@ -155,7 +170,7 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
       view = sessionView(config, state.switchesOf(event.sessionId));
       state.write(() => {
         decision = decide(view, access);
-        context = injectedContext(event, view);
+        context = injectedContext(event, view, deps);
         const redirect = request && decision && { request, decision };
         state.record(
           eventRecord({
@@ -176,7 +191,7 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
   // A failed transaction remembered nothing: decide again without state, under the switches if they were read.
   if (stateProblem !== undefined) {
     decision = decide(view, { unavailable: stateProblem });
-    context = injectedContext(event, view);
+    context = injectedContext(event, view, deps);
   }
   const denied = decision?.action === "deny" ? decision : undefined;
   // The escape-hatch record can fail on its own while the rest of the event is recorded.

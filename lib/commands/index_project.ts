@@ -11,7 +11,8 @@ import { type PackageEntry, withPackageEntries } from "../docs/config_entry.ts";
 import { indexesDir, indexFile } from "../docs/indexes.ts";
 import { DocsIndex } from "../docs/store.ts";
 import { hash53 } from "../hash.ts";
-import { join, resolvePath } from "../paths.ts";
+import { join, processEnv, resolvePath, stateDir } from "../paths.ts";
+import { recordLockfile } from "../project/stamp.ts";
 import { packageKeywords } from "../project/keywords.ts";
 import { type InstalledPackage, npmDependencies } from "../project/npm.ts";
 import { indexPackage } from "../project/package_docs.ts";
@@ -118,6 +119,11 @@ export function addProject(
         ? "No package has docs enough to send web searches to; nothing was added to the config."
         : `${config} already lists them.`,
     );
+  }
+  const state = stateDir(processEnv, os);
+  // What the docs were indexed from: a SessionStart after the next install sees that it changed.
+  if (dependencies.lockfile !== undefined && state !== undefined) {
+    recordLockfile(os, state, project, dependencies.lockfile);
   }
   if (dependencies.missing.length > 0) {
     printError(

@@ -23,6 +23,10 @@ export function userConfigPath(env: Env, os: OS): string | undefined {
   return home === undefined ? undefined : join(os, home, ".claude", "hooks", "docsearch-config.json");
 }
 
+/** The agent's project directory (`CLAUDE_PROJECT_DIR`, `RIPPERDOC_PROJECT_DIR`), else the event's. */
+export const projectDirectory = (env: Env, eventDir: string | undefined): string | undefined =>
+  env("CLAUDE_PROJECT_DIR") || env("RIPPERDOC_PROJECT_DIR") || eventDir;
+
 /**
  * `--config PATH` or `DOCSEARCH_CONFIG`; otherwise the user file (the original Python hook's), then the project's
  * shared and local files. The project is the agent's project directory (`CLAUDE_PROJECT_DIR`,
@@ -39,7 +43,7 @@ export function configLocation(
   const paths: string[] = [];
   const user = userConfigPath(env, os);
   if (user) paths.push(user);
-  const project = env("CLAUDE_PROJECT_DIR") || env("RIPPERDOC_PROJECT_DIR") || projectDir;
+  const project = projectDirectory(env, projectDir);
   if (project) {
     paths.push(
       join(os, project, ".claude", "docsearch.json"),

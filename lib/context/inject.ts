@@ -52,19 +52,33 @@ function fit(header: string, entries: readonly Entry[], max: number): string {
 
 const enabledDatabases = (view: SessionView) => view.config.databases.filter((d) => d.enabled);
 
-/** SessionStart: the enabled local docs databases and how to search them. */
-export function sessionStartContext(view: SessionView): string | undefined {
+/**
+ * SessionStart: the enabled local docs databases and how to search them; and, when the project's lockfile
+ * changed since its dependencies' docs were indexed (`staleLockfile`), that they may be of older versions.
+ */
+export function sessionStartContext(view: SessionView, staleLockfile?: string): string | undefined {
   const { context } = view.config;
   if (!context.enabled || !context.sessionStart) return undefined;
+  const stale = staleLockfile === undefined ? "" : `\n${staleNote(staleLockfile)}`;
   const databases = enabledDatabases(view);
-  if (databases.length === 0) return undefined;
+  if (databases.length === 0) return stale === "" ? undefined : clipTo(stale.slice(1), context.maxChars);
   const redirected = view.redirect
     ? " Web searches on these topics are redirected to them; repeating one identical search gets through."
     : "";
   const header = "docsearch-hook: local, version-correct documentation is available on this machine. " +
     `For questions it covers, search it before the web.${redirected}`;
-  return fit(header, databases.map((d) => entry(d, `topics: ${d.keywords.join(", ")}`)), context.maxChars);
+  // The note first: cut for room, it would be the first thing lost.
+  return fit(
+    `${header}${stale}`,
+    databases.map((d) => entry(d, `topics: ${d.keywords.join(", ")}`)),
+    context.maxChars,
+  );
 }
+
+/** What the agent is told (and can tell the user) when the installed dependencies changed. */
+export const staleNote = (lockfile: string): string =>
+  `docsearch-hook: ${lockfile} changed since this project's dependency docs were indexed, so they may be ` +
+  "of older versions. To index the versions installed now, run: docsearch-hook index add --project";
 
 /** UserPromptSubmit: a hint naming the databases whose keywords the prompt mentions; nothing otherwise. */
 export function promptContext(prompt: string, view: SessionView): string | undefined {

@@ -65,6 +65,26 @@ Deno.test("index add --project: each dependency's docs at its installed version,
   match(refreshed.stderr, /holds the docs of the package npm:zod@4\.1\.12.*\n.*index add --project/);
   match(succeeded(await cli(["search", "npm-zod-4.1.12", "safeParse"])), /safeParse/i);
 
+  // After an install that changes the lockfile, the next session is told the docs may be of older versions.
+  const sessionStart = () =>
+    runCli(["hook"], {
+      env: box.env,
+      cwd: project,
+      stdin: JSON.stringify({
+        session_id: "s",
+        cwd: project,
+        hook_event_name: "SessionStart",
+        source: "startup",
+      }),
+    });
+  ok(!(await sessionStart()).stdout.includes("changed since"));
+  const lock = `${project}/package-lock.json`;
+  await Deno.writeTextFile(lock, (await Deno.readTextFile(lock)) + "\n");
+  match(
+    (await sessionStart()).stdout,
+    /package-lock\.json changed since this project's dependency docs were indexed/,
+  );
+
   // A second project with the same versions reuses the indexes.
   const again = await cli(["index", "add", "--project", project]);
   match(again.stdout, /\(0 built, 3 indexed before\)/);
