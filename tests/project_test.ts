@@ -6,6 +6,7 @@ import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { packageIndexName } from "../lib/commands/index_project.ts";
 import { withPackageEntries } from "../lib/docs/config_entry.ts";
 import { declarationsMarkdown } from "../lib/project/dts.ts";
+import { denoDependencies, denoDir } from "../lib/project/deno.ts";
 import { npmDependencies } from "../lib/project/npm.ts";
 import { changedLockfile, recordLockfile } from "../lib/project/stamp.ts";
 import { withDir } from "./helpers.ts";
@@ -170,5 +171,67 @@ Deno.test("recordLockfile and changedLockfile: nothing said until recorded, then
     assertEquals(changedLockfile("linux", state, `${dir}/app`), undefined);
     await Deno.remove(lock);
     assertEquals(changedLockfile("linux", state, `${dir}/app`), lock);
+  });
+});
+
+Deno.test("denoDependencies: deno.json's npm: imports at the versions deno.lock resolved, found in Deno's npm cache", async () => {
+  await withDir(async (dir) => {
+    const cache = `${dir}/deno-dir`;
+    const project = `${dir}/app`;
+    await Deno.mkdir(project);
+    await Deno.writeTextFile(
+      `${project}/deno.json`,
+      JSON.stringify({
+        imports: {
+          "@mcp/sdk": "npm:@modelcontextprotocol/sdk@^1.32.2",
+          "parser": "npm:htmlparser2@^12.0.0",
+          "zod": "npm:zod@^4.1.12",
+          "gone": "npm:left-pad@1",
+          "local": "./lib/mod.ts",
+          "jsr": "jsr:@std/path@1",
+        },
+      }),
+    );
+    await Deno.writeTextFile(
+      `${project}/deno.lock`,
+      JSON.stringify({
+        version: "5",
+        specifiers: {
+          "npm:@modelcontextprotocol/sdk@^1.32.2": "1.32.2_zod@4.6.7",
+          // Deno writes some ranges shortened: the name's key is found all the same.
+          "npm:htmlparser2@12": "12.0.0",
+          "npm:zod@^4.1.12": "4.6.7",
+          "npm:left-pad@1": "1.3.0",
+        },
+      }),
+    );
+    for (
+      const [name, version] of [["@modelcontextprotocol/sdk", "1.32.2"], ["htmlparser2", "12.0.0"], [
+        "zod",
+        "4.6.7",
+      ]]
+    ) {
+      const folder = `${cache}/npm/registry.npmjs.org/${name}/${version}`;
+      await Deno.mkdir(folder, { recursive: true });
+      await Deno.writeTextFile(`${folder}/package.json`, JSON.stringify({ name, version }));
+    }
+    const env = (name: string) => ({ DENO_DIR: cache, HOME: dir } as Record<string, string>)[name];
+    const found = denoDependencies(project, env, "linux")!;
+    assertEquals(found.packages.map((p) => `${p.name}@${p.version}`), [
+      "@modelcontextprotocol/sdk@1.32.2",
+      "htmlparser2@12.0.0",
+      "zod@4.6.7",
+    ]);
+    assertEquals(found.packages[2].dir, `${cache}/npm/registry.npmjs.org/zod/4.6.7`);
+    assertEquals(found.missing, ["left-pad"]);
+    assertEquals(found.lockfile, `${project}/deno.lock`);
+    assertEquals(
+      denoDir((name) => ({ HOME: "/h" } as Record<string, string>)[name], "linux"),
+      "/h/.cache/deno",
+    );
+    assertEquals(
+      denoDir((name) => ({ HOME: "/h" } as Record<string, string>)[name], "darwin"),
+      "/h/Library/Caches/deno",
+    );
   });
 });

@@ -14,7 +14,8 @@ import { hash53 } from "../hash.ts";
 import { join, processEnv, resolvePath, stateDir } from "../paths.ts";
 import { recordLockfile } from "../project/stamp.ts";
 import { packageKeywords } from "../project/keywords.ts";
-import { type InstalledPackage, npmDependencies } from "../project/npm.ts";
+import { denoDependencies } from "../project/deno.ts";
+import { type InstalledPackage, npmDependencies, type ProjectDependencies } from "../project/npm.ts";
 import { indexPackage } from "../project/package_docs.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 import { editConfig } from "./index_config.ts";
@@ -65,15 +66,33 @@ function packageIndex(pkg: InstalledPackage): { name: string; words: number; reu
   }
 }
 
+/** A project with both a package.json and a deno.json: node_modules' copy of a package wins, as Deno's does. */
+function merged(found: (ProjectDependencies | undefined)[]): ProjectDependencies | undefined {
+  const present = found.filter((dependencies) => dependencies !== undefined);
+  if (present.length === 0) return undefined;
+  const packages = new Map<string, InstalledPackage>();
+  for (const pkg of present.flatMap((dependencies) => dependencies.packages)) {
+    if (!packages.has(pkg.name)) packages.set(pkg.name, pkg);
+  }
+  const missing = [...new Set(present.flatMap((dependencies) => dependencies.missing))]
+    .filter((name) => !packages.has(name));
+  const lockfile = present.find((dependencies) => dependencies.lockfile !== undefined)?.lockfile;
+  return {
+    packages: [...packages.values()].sort((a, b) => a.name < b.name ? -1 : 1),
+    missing,
+    ...lockfile === undefined ? {} : { lockfile },
+  };
+}
+
 export function addProject(
   dir: string | undefined,
   values: { "no-config"?: boolean; config?: string },
 ): void {
   const project = resolvePath(Deno.cwd(), dir ?? ".", os);
-  const dependencies = npmDependencies(project, os);
+  const dependencies = merged([npmDependencies(project, os), denoDependencies(project, processEnv, os)]);
   if (dependencies === undefined) {
     throw new Problem(
-      `no package.json in ${project}`,
+      `no package.json or deno.json in ${project}`,
       "run it in the project's folder, or pass the folder: docsearch-hook index add --project <folder>",
     );
   }

@@ -1,0 +1,91 @@
+/**
+ * A Deno project's npm dependencies as Deno installed them: the `npm:` imports of its `deno.json`, each at
+ * the version its `deno.lock` resolved, in Deno's npm cache (`$DENO_DIR/npm/registry.npmjs.org/<name>/<version>`),
+ * where `deno install` or the first run put it.
+ */
+import { type Env, homeDir, join, type OS } from "../paths.ts";
+import type { InstalledPackage, ProjectDependencies } from "./npm.ts";
+
+/** deno.json and deno.lock are small; larger ones are not read (a hostile checkout could make them anything). */
+const MAX_BYTES = 4 * 1024 * 1024;
+
+function readJson(path: string): Record<string, unknown> | undefined {
+  try {
+    const info = Deno.statSync(path);
+    if (!info.isFile || info.size > MAX_BYTES) return undefined;
+    const json = JSON.parse(Deno.readTextFileSync(path));
+    return typeof json === "object" && json !== null && !Array.isArray(json) ? json : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where Deno keeps its caches: `DENO_DIR`, else the platform's cache folder, as `deno info` reports it. */
+export function denoDir(env: Env, os: OS): string | undefined {
+  const own = env("DENO_DIR");
+  if (own) return own;
+  const home = homeDir(env, os);
+  if (os === "windows") {
+    const local = env("LOCALAPPDATA");
+    return local ? join(os, local, "deno") : undefined;
+  }
+  if (home === undefined) return undefined;
+  if (os === "darwin") return join(os, home, "Library", "Caches", "deno");
+  return join(os, env("XDG_CACHE_HOME") || join(os, home, ".cache"), "deno");
+}
+
+/** `npm:@scope/name@^1.2/sub/path` → the name and the specifier the lockfile keys it by. */
+const NPM_IMPORT = /^npm:\/?((?:@[^/@]+\/)?[^/@]+)(?:@([^/]+))?/;
+const PACKAGE_NAME = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i;
+const VERSION = /^\d+\.\d+\.\d+[\w.+-]*$/;
+
+/** The cached copy of `name` at a lockfile's resolution ("1.32.2_zod@4.6.7": the version, then its peers). */
+function installedCopy(
+  name: string,
+  resolved: unknown,
+  cache: string | undefined,
+  os: OS,
+): InstalledPackage | undefined {
+  const version = typeof resolved === "string" ? resolved.split("_")[0] : undefined;
+  if (version === undefined || !VERSION.test(version) || cache === undefined) return undefined;
+  const dir = join(os, cache, "npm", "registry.npmjs.org", ...name.split("/"), version);
+  try {
+    return Deno.statSync(join(os, dir, "package.json")).isFile
+      ? { ecosystem: "npm", name, version, dir }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The project's `npm:` imports in its Deno cache, or undefined when it has no deno.json. */
+export function denoDependencies(project: string, env: Env, os: OS): ProjectDependencies | undefined {
+  const config = readJson(join(os, project, "deno.json"));
+  if (config === undefined) return undefined;
+  const lockfile = join(os, project, "deno.lock");
+  const specifiers = readJson(lockfile)?.specifiers as Record<string, unknown> | undefined;
+  const cache = denoDir(env, os);
+  const imports = typeof config.imports === "object" && config.imports !== null
+    ? Object.values(config.imports as Record<string, unknown>)
+    : [];
+  const packages = new Map<string, InstalledPackage>();
+  const missing = new Set<string>();
+  for (const value of imports) {
+    const parsed = typeof value === "string" ? NPM_IMPORT.exec(value) : null;
+    if (parsed === null || !PACKAGE_NAME.test(parsed[1])) continue;
+    const name = parsed[1];
+    // The lockfile keys a specifier as written, or normalised ("^12.0.0" kept as "12"): that one first, then
+    // any of the name's.
+    const exact = `npm:${name}${parsed[2] ? `@${parsed[2]}` : ""}`;
+    const keys = [exact, ...Object.keys(specifiers ?? {}).filter((key) => key.startsWith(`npm:${name}@`))];
+    const found = keys.map((key) => installedCopy(name, specifiers?.[key], cache, os)).find((pkg) => pkg);
+    if (found !== undefined) packages.set(name, found);
+    else missing.add(name);
+  }
+  for (const name of packages.keys()) missing.delete(name);
+  return {
+    packages: [...packages.values()].sort((a, b) => a.name < b.name ? -1 : 1),
+    missing: [...missing].sort(),
+    ...specifiers === undefined ? {} : { lockfile },
+  };
+}
