@@ -67,7 +67,7 @@ export function sessionStartContext(view: SessionView, staleLockfile?: string): 
     : "";
   const header = "docsearch-hook: local, version-correct documentation is available on this machine. " +
     `For questions it covers, search it before the web.${redirected}`;
-  // The note first: cut for room, it would be the first thing lost.
+  // The note goes with the header: placed after the entries, it would be the first thing cut for room.
   return fit(
     `${header}${stale}`,
     databases.map((d) => entry(d, `topics: ${d.keywords.join(", ")}`)),
