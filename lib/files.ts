@@ -3,6 +3,21 @@ import { messageOf, Problem } from "./errors.ts";
 import { dirName, isAbsolute, join } from "./paths.ts";
 
 /** Whether `path` names something that can be stat'ed (a link is followed). */
+/**
+ * The file's text when it holds at most `cap` bytes, else undefined. Read to at most one byte past the cap: a
+ * stat's size can lie (`/proc/self/pagemap` says 0 and reads for hundreds of GB), so the cap holds on what is
+ * read, not on what was promised. Open a FIFO only after a stat said it is a regular file: opening one blocks.
+ */
+export function readTextCapped(path: string, cap: number): string | undefined {
+  using file = Deno.openSync(path);
+  const buffer = new Uint8Array(cap + 1);
+  let total = 0;
+  for (let n: number | null = 0; n !== null && total < buffer.length; total += n ?? 0) {
+    n = file.readSync(buffer.subarray(total));
+  }
+  return total > cap ? undefined : new TextDecoder().decode(buffer.subarray(0, total));
+}
+
 export function exists(path: string): boolean {
   try {
     Deno.statSync(path);

@@ -149,7 +149,10 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
   const dir = stateDir(deps.env, deps.os);
   const location = configLocation(configFlag, deps.env, deps.os, event.cwd);
   const loaded = await loadConfig(location, dir, deps.os, now);
-  const config = { ...loaded, databases: reachableDatabases(loaded.databases, deps.indexExists) };
+  // Only an event that answers (a decision, context) names databases to the agent: the others skip the looks.
+  const config = spec.answer === undefined
+    ? loaded
+    : { ...loaded, databases: reachableDatabases(loaded.databases, deps.indexExists) };
   const notes = [configNote(config)];
   const redactor = createRedactor(config.capture.redactPatterns, config.capture.excludeFiles);
   const access = await openAccess(spec, dir, deps, notes);

@@ -1,5 +1,6 @@
 /** Where configuration comes from, read as raw text (cheap; validation happens in resolve.ts). */
 import { messageOf } from "../errors.ts";
+import { readTextCapped } from "../files.ts";
 import { baseName, dirName, type Env, homeDir, join, type OS } from "../paths.ts";
 
 export interface LayerText {
@@ -90,21 +91,11 @@ export function readLayer(path: string): LayerText {
   }
 }
 
-/**
- * The file's text, read to at most one byte past the cap: a stat's size can lie (`/proc/self/pagemap` says 0
- * and reads for hundreds of GB), so the cap holds on what is read, not on what was promised.
- */
 function readCapped(path: string): LayerText {
-  using file = Deno.openSync(path);
-  const buffer = new Uint8Array(MAX_LAYER_BYTES + 1);
-  let total = 0;
-  for (let n: number | null = 0; n !== null && total < buffer.length; total += n ?? 0) {
-    n = file.readSync(buffer.subarray(total));
-  }
-  if (total > MAX_LAYER_BYTES) {
-    return { path, readError: `it holds more than the ${MAX_LAYER_BYTES} bytes a config may (fix: trim it)` };
-  }
-  return { path, text: new TextDecoder().decode(buffer.subarray(0, total)) };
+  const text = readTextCapped(path, MAX_LAYER_BYTES);
+  return text === undefined
+    ? { path, readError: `it holds more than the ${MAX_LAYER_BYTES} bytes a config may (fix: trim it)` }
+    : { path, text };
 }
 
 /** Names as a folder listing is compared with a path's (ASCII: `.claude`, `hooks`, the layer files). */

@@ -4,21 +4,7 @@
  * where `deno install` or the first run put it.
  */
 import { type Env, homeDir, join, type OS } from "../paths.ts";
-import type { InstalledPackage, ProjectDependencies } from "./npm.ts";
-
-/** deno.json and deno.lock are small; larger ones are not read (a hostile checkout could make them anything). */
-const MAX_BYTES = 4 * 1024 * 1024;
-
-function readJson(path: string): Record<string, unknown> | undefined {
-  try {
-    const info = Deno.statSync(path);
-    if (!info.isFile || info.size > MAX_BYTES) return undefined;
-    const json = JSON.parse(Deno.readTextFileSync(path));
-    return typeof json === "object" && json !== null && !Array.isArray(json) ? json : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import { type InstalledPackage, type ProjectDependencies, readJsonObject } from "./npm.ts";
 
 /** Where Deno keeps its caches: `DENO_DIR`, else the platform's cache folder, as `deno info` reports it. */
 export function denoDir(env: Env, os: OS): string | undefined {
@@ -60,10 +46,10 @@ function installedCopy(
 
 /** The project's `npm:` imports in its Deno cache, or undefined when it has no deno.json. */
 export function denoDependencies(project: string, env: Env, os: OS): ProjectDependencies | undefined {
-  const config = readJson(join(os, project, "deno.json"));
+  const config = readJsonObject(join(os, project, "deno.json"));
   if (config === undefined) return undefined;
   const lockfile = join(os, project, "deno.lock");
-  const specifiers = readJson(lockfile)?.specifiers as Record<string, unknown> | undefined;
+  const specifiers = readJsonObject(lockfile)?.specifiers as Record<string, unknown> | undefined;
   const cache = denoDir(env, os);
   const imports = typeof config.imports === "object" && config.imports !== null
     ? Object.values(config.imports as Record<string, unknown>)

@@ -4,6 +4,7 @@
  * there; pnpm links it there from its store), at the version that copy's own `package.json` says. The
  * lockfile is what changes when they do, so its stamp tells when the indexes are stale.
  */
+import { readTextCapped } from "../files.ts";
 import { join, type OS } from "../paths.ts";
 
 export interface InstalledPackage {
@@ -32,14 +33,15 @@ export const LOCKFILES = [
   "bun.lockb",
 ];
 
-/** A package.json is small; one over this is not read (a hostile checkout could make it anything). */
+/** A manifest or lockfile read here is small; a larger one is not read (a hostile checkout could make it anything). */
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
-function readManifest(path: string): Record<string, unknown> | undefined {
+/** A project's JSON file (package.json, deno.json, deno.lock) as an object; undefined when it is not one. */
+export function readJsonObject(path: string): Record<string, unknown> | undefined {
   try {
-    const info = Deno.statSync(path);
-    if (!info.isFile || info.size > MAX_MANIFEST_BYTES) return undefined;
-    const json = JSON.parse(Deno.readTextFileSync(path));
+    if (!Deno.statSync(path).isFile) return undefined;
+    const text = readTextCapped(path, MAX_MANIFEST_BYTES);
+    const json = text === undefined ? undefined : JSON.parse(text);
     return typeof json === "object" && json !== null && !Array.isArray(json) ? json : undefined;
   } catch {
     return undefined;
@@ -54,7 +56,7 @@ const PACKAGE_NAME = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i;
 
 /** The project's direct dependencies (runtime, dev and optional), or undefined when it has no package.json. */
 export function npmDependencies(project: string, os: OS): ProjectDependencies | undefined {
-  const manifest = readManifest(join(os, project, "package.json"));
+  const manifest = readJsonObject(join(os, project, "package.json"));
   if (manifest === undefined) return undefined;
   const names = [
     ...new Set([
@@ -67,7 +69,7 @@ export function npmDependencies(project: string, os: OS): ProjectDependencies | 
   const missing: string[] = [];
   for (const name of names) {
     const folder = join(os, project, "node_modules", ...name.split("/"));
-    const installed = readManifest(join(os, folder, "package.json"));
+    const installed = readJsonObject(join(os, folder, "package.json"));
     if (installed === undefined || typeof installed.version !== "string") {
       missing.push(name);
       continue;
