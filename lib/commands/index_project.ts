@@ -17,6 +17,8 @@ import { packageKeywords } from "../project/keywords.ts";
 import { denoDependencies } from "../project/deno.ts";
 import { type InstalledPackage, npmDependencies, type ProjectDependencies } from "../project/npm.ts";
 import { indexPackage } from "../project/package_docs.ts";
+import { pythonDependencies } from "../project/python.ts";
+import { indexDistribution } from "../project/python_docs.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 import { editConfig } from "./index_config.ts";
 
@@ -32,7 +34,13 @@ const os = Deno.build.os;
 export const THIN_WORDS = 1000;
 
 /** The prefixes of the index names this command gives, which mark the config entries it manages. */
-const PREFIXES = ["npm-"];
+const PREFIXES = ["npm-", "pypi-"];
+
+/** How each ecosystem's packages are read, and what their docs are made of (the entry's description says). */
+const ECOSYSTEMS = {
+  npm: { index: indexPackage, keywords: "npm", holds: "README, docs, type declarations" },
+  pypi: { index: indexDistribution, keywords: "python", holds: "description, docstrings" },
+} as const;
 
 /** `npm-zod-4.1.12`, `npm-modelcontextprotocol__sdk-1.32.2`: a valid index name, one per package@version. */
 export function packageIndexName(pkg: Pick<InstalledPackage, "ecosystem" | "name" | "version">): string {
@@ -55,7 +63,7 @@ function packageIndex(pkg: InstalledPackage): { name: string; words: number; reu
     index.deleteMeta("package");
     index.upgrade();
     for (const source of index.stamps().keys()) index.remove(source);
-    const { words } = indexPackage(pkg, index, os);
+    const { words } = ECOSYSTEMS[pkg.ecosystem].index(pkg, index, os);
     index.setMeta("root", pkg.dir);
     index.setMeta("words", String(words));
     // Last: an interrupted build is not taken for a finished one next time.
@@ -66,16 +74,21 @@ function packageIndex(pkg: InstalledPackage): { name: string; words: number; reu
   }
 }
 
-/** A project with both a package.json and a deno.json: node_modules' copy of a package wins, as Deno's does. */
+/**
+ * A project with several manifests: node_modules' copy of an npm package wins over Deno's cache, as Deno's
+ * own resolution does; npm and Python names never clash, being keyed by ecosystem.
+ */
 function merged(found: (ProjectDependencies | undefined)[]): ProjectDependencies | undefined {
   const present = found.filter((dependencies) => dependencies !== undefined);
   if (present.length === 0) return undefined;
   const packages = new Map<string, InstalledPackage>();
   for (const pkg of present.flatMap((dependencies) => dependencies.packages)) {
-    if (!packages.has(pkg.name)) packages.set(pkg.name, pkg);
+    const key = `${pkg.ecosystem}:${pkg.name}`;
+    if (!packages.has(key)) packages.set(key, pkg);
   }
+  const installed = new Set([...packages.values()].map((pkg) => pkg.name));
   const missing = [...new Set(present.flatMap((dependencies) => dependencies.missing))]
-    .filter((name) => !packages.has(name));
+    .filter((name) => !installed.has(name));
   const lockfile = present.find((dependencies) => dependencies.lockfile !== undefined)?.lockfile;
   return {
     packages: [...packages.values()].sort((a, b) => a.name < b.name ? -1 : 1),
@@ -89,12 +102,29 @@ export function addProject(
   values: { "no-config"?: boolean; config?: string },
 ): void {
   const project = resolvePath(Deno.cwd(), dir ?? ".", os);
-  const dependencies = merged([npmDependencies(project, os), denoDependencies(project, processEnv, os)]);
+  const python = pythonDependencies(project, processEnv, os);
+  const dependencies = merged([
+    npmDependencies(project, os),
+    denoDependencies(project, processEnv, os),
+    python,
+  ]);
   if (dependencies === undefined) {
     throw new Problem(
-      `no package.json or deno.json in ${project}`,
+      `no package.json, deno.json, pyproject.toml, requirements.txt or Pipfile in ${project}`,
       "run it in the project's folder, or pass the folder: docsearch-hook index add --project <folder>",
     );
+  }
+  const noPython = python !== undefined && python.environment === undefined && python.missing.length > 0
+    ? {
+      problem: `no Python environment found for ${project}: no activated virtualenv, no .venv, venv or env ` +
+        "folder, no python3 on PATH",
+      hint: "create the project's environment and install into it (python3 -m venv .venv && .venv/bin/pip " +
+        "install -r requirements.txt), or activate it, then run this again",
+    }
+    : undefined;
+  // With nothing else to index, a missing environment is the command's failure; beside npm packages, a note.
+  if (noPython !== undefined && dependencies.packages.length === 0) {
+    throw new Problem(noPython.problem, noPython.hint);
   }
   ensurePrivateDir(indexesDir());
   const entries: PackageEntry[] = [];
@@ -114,17 +144,18 @@ export function addProject(
       name: pkg.name,
       index: name,
       path: indexFile(name),
-      keywords: packageKeywords("npm", pkg.name),
-      description:
-        `${pkg.name} ${pkg.version}, as installed in this project (README, docs, type declarations)`,
+      keywords: packageKeywords(ECOSYSTEMS[pkg.ecosystem].keywords, pkg.name),
+      description: `${pkg.name} ${pkg.version}, as installed in this project (${
+        ECOSYSTEMS[pkg.ecosystem].holds
+      })`,
     });
   }
   print(
     `Indexed the docs of ${
       count(dependencies.packages.length, "direct dependency", "direct dependencies")
-    } of ${project} (${built} built, ${dependencies.packages.length - built} indexed before):\n${
-      lines.join("\n")
-    }`,
+    } of ${project}${python?.environment ? ` (Python: ${python.environment.prefix})` : ""} (${built} built, ${
+      dependencies.packages.length - built
+    } indexed before):\n${lines.join("\n")}`,
   );
   if (!values["no-config"]) {
     const config = values.config ?? join(os, project, ".claude", "docsearch.local.json");
@@ -144,7 +175,8 @@ export function addProject(
   if (dependencies.lockfile !== undefined && state !== undefined) {
     recordLockfile(os, state, project, dependencies.lockfile);
   }
-  if (dependencies.missing.length > 0) {
+  if (noPython !== undefined) printError(`docsearch-hook index: ${noPython.problem}; ${noPython.hint}`);
+  else if (dependencies.missing.length > 0) {
     printError(
       `docsearch-hook index: not installed, so not indexed: ${dependencies.missing.join(", ")} ` +
         "(run the project's install, then this command again)",

@@ -8,10 +8,13 @@ import { readTextCapped } from "../files.ts";
 import { join, type OS } from "../paths.ts";
 
 export interface InstalledPackage {
-  ecosystem: "npm";
+  ecosystem: "npm" | "pypi";
   name: string;
   version: string;
-  /** The installed copy's folder, links resolved (pnpm's store). */
+  /**
+   * The installed copy's folder, links resolved (pnpm's store); for a Python distribution, its metadata
+   * (`.dist-info`) in site-packages.
+   */
   dir: string;
 }
 

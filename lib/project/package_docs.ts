@@ -48,8 +48,17 @@ export interface PackageIndexed {
 
 const wordCount = (text: string) => text.match(/\S+/g)?.length ?? 0;
 
-/** Reads the package's documentation into `index` (a fresh one); files it cannot read are skipped. */
-export function indexPackage(pkg: InstalledPackage, index: DocsIndex, os: OS): PackageIndexed {
+/** What a package's indexer puts documents in `index` (a fresh one) with; files it cannot read are skipped. */
+export interface PackageWriter {
+  /** A documentation file, read as its name says. */
+  file(path: string): void;
+  /** A document made from a source file (its doc comments as Markdown), stamped with that file. */
+  generated(path: string, bytes: Uint8Array, kind: "markdown" | "text", name: string): void;
+  /** Settles the index once every document is in; how much was indexed. */
+  done(): PackageIndexed;
+}
+
+export function packageWriter(index: DocsIndex): PackageWriter {
   let documents = 0;
   let words = 0;
   const put = (path: string, read: ReturnType<typeof readDocument>, size: number, mtime: number) => {
@@ -64,14 +73,34 @@ export function indexPackage(pkg: InstalledPackage, index: DocsIndex, os: OS): P
     const info = Deno.statSync(path);
     return { size: info.size, mtime: info.mtime?.getTime() ?? 0, isFile: info.isFile };
   };
-  const read = (path: string) => {
-    try {
-      const { size, mtime, isFile } = stat(path);
-      if (isFile) put(path, readDocument(path, size), size, mtime);
-    } catch {
-      // Unreadable: one file less, not the whole package.
-    }
+  return {
+    file: (path) => {
+      try {
+        const { size, mtime, isFile } = stat(path);
+        if (isFile) put(path, readDocument(path, size), size, mtime);
+      } catch {
+        // Unreadable: one file less, not the whole package.
+      }
+    },
+    generated: (path, bytes, kind, name) => {
+      try {
+        const { size, mtime } = stat(path);
+        put(path, chunkDocument(bytes, kind, name), size, mtime);
+      } catch {
+        // Gone since it was read: one file less.
+      }
+    },
+    done: () => {
+      index.settleSummaries();
+      return { documents, words };
+    },
   };
+}
+
+/** Reads an npm package's documentation into `index` (a fresh one). */
+export function indexPackage(pkg: InstalledPackage, index: DocsIndex, os: OS): PackageIndexed {
+  const writer = packageWriter(index);
+  const read = writer.file;
   for (const entry of Deno.readDirSync(pkg.dir)) {
     if (entry.isFile && README.test(entry.name)) read(join(os, pkg.dir, entry.name));
   }
@@ -84,20 +113,18 @@ export function indexPackage(pkg: InstalledPackage, index: DocsIndex, os: OS): P
   }
   for (const path of declarationFiles(pkg.dir, os)) {
     try {
-      const { size, mtime } = stat(path);
-      if (size > MAX_FILE_BYTES) continue;
+      if (Deno.statSync(path).size > MAX_FILE_BYTES) continue;
       const relative = path.slice(pkg.dir.length + 1).replaceAll("\\", "/");
       const markdown = declarationsMarkdown(
         Deno.readTextFileSync(path),
         `${pkg.name} ${pkg.version}: ${relative}`,
       );
       if (markdown !== "") {
-        put(path, chunkDocument(new TextEncoder().encode(markdown), "markdown", baseName(path)), size, mtime);
+        writer.generated(path, new TextEncoder().encode(markdown), "markdown", baseName(path));
       }
     } catch {
       // Unreadable: one file less.
     }
   }
-  index.settleSummaries();
-  return { documents, words };
+  return writer.done();
 }

@@ -91,9 +91,12 @@ Deno.test("index add --project: each dependency's docs at its installed version,
   match(again.stdout, /already lists them/);
 });
 
-Deno.test("index add --project without a package.json or deno.json says where to run it", async () => {
+Deno.test("index add --project without a package.json, deno.json or Python manifest says where to run it", async () => {
   await using box = await sandbox();
   const out = await runCli(["index", "add", "--project", box.home], { env: box.env });
   assertEquals(out.code, 1);
-  match(out.stderr, /no package\.json or deno\.json in .*\n.*fix: run it in the project's folder/);
+  match(
+    out.stderr,
+    /no package\.json, deno\.json, pyproject\.toml, requirements\.txt or Pipfile in .*\n.*fix: run it in the project's folder/,
+  );
 });
