@@ -67,7 +67,14 @@ Deno.test("packageIndexName: one valid index name per package@version, long ones
   assertEquals(packageIndexName({ ecosystem: "npm", name: "zod", version: "4.1.12" }), "npm-zod-4.1.12");
   assertEquals(
     packageIndexName({ ecosystem: "npm", name: "@modelcontextprotocol/sdk", version: "1.32.2" }),
-    "npm-modelcontextprotocol__sdk-1.32.2",
+    "npm-_modelcontextprotocol__sdk-1.32.2",
+  );
+  // A scoped name and an unscoped one with the same letters are two packages.
+  assertEquals(packageIndexName({ ecosystem: "npm", name: "a__b", version: "1.0.0" }), "npm-a__b-1.0.0");
+  assertEquals(packageIndexName({ ecosystem: "npm", name: "@a/b", version: "1.0.0" }), "npm-_a__b-1.0.0");
+  assertEquals(
+    packageIndexName({ ecosystem: "pypi", name: "Typing_Extensions", version: "4.15.0" }),
+    "pypi-typing-extensions-4.15.0",
   );
   assertEquals(
     packageIndexName({ ecosystem: "npm", name: "x", version: "1.0.0+build!1" }),

@@ -17,7 +17,7 @@ import { packageKeywords } from "../project/keywords.ts";
 import { denoDependencies } from "../project/deno.ts";
 import { type InstalledPackage, npmDependencies, type ProjectDependencies } from "../project/npm.ts";
 import { indexPackage } from "../project/package_docs.ts";
-import { pythonDependencies } from "../project/python.ts";
+import { normalizeName, pythonDependencies } from "../project/python.ts";
 import { indexDistribution } from "../project/python_docs.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 import { editConfig } from "./index_config.ts";
@@ -42,10 +42,17 @@ const ECOSYSTEMS = {
   pypi: { index: indexDistribution, keywords: "python", holds: "description, docstrings" },
 } as const;
 
-/** `npm-zod-4.1.12`, `npm-modelcontextprotocol__sdk-1.32.2`: a valid index name, one per package@version. */
+/**
+ * `npm-zod-4.1.12`, `npm-_modelcontextprotocol__sdk-1.32.2`, `pypi-typing-extensions-4.15.0`: a valid index
+ * name, one per package@version. A scope's `@` becomes `_`, which no unscoped npm name starts with, so `@a/b`
+ * and `a__b` stay apart; a Python name is taken in its normal form, as `Typing_Extensions` is
+ * `typing-extensions`.
+ */
 export function packageIndexName(pkg: Pick<InstalledPackage, "ecosystem" | "name" | "version">): string {
-  const plain = `${pkg.ecosystem}-${pkg.name.replace(/^@/, "").replace("/", "__")}-${pkg.version}`
-    .replace(/[^A-Za-z0-9._-]/g, "_");
+  const name = pkg.ecosystem === "pypi"
+    ? normalizeName(pkg.name)
+    : pkg.name.replace(/^@/, "_").replace("/", "__");
+  const plain = `${pkg.ecosystem}-${name}-${pkg.version}`.replace(/[^A-Za-z0-9._-]/g, "_");
   return plain.length <= 64 ? plain : `${plain.slice(0, 49)}-${hash53(plain)}`;
 }
 
