@@ -1,6 +1,8 @@
 /** Index export files (lib/docs/share.ts): what they hold, and every way a damaged or foreign one is refused. */
 import { deepStrictEqual as assertEquals, match, ok, rejects } from "node:assert/strict";
 import { ImportRefusedError, packIndex, sha256Hex, unpackIndex } from "../lib/docs/share.ts";
+import { sweepStaged } from "../lib/commands/index_share.ts";
+import { listDir, withDir } from "./helpers.ts";
 import { LAYOUT } from "../lib/docs/store.ts";
 
 const INDEX = new TextEncoder().encode("SQLite format 3\u0000 pretend pages ".repeat(100));
@@ -61,4 +63,19 @@ Deno.test("unpackIndex: a cut-short, lengthened or altered file, another file, o
     ...file.subarray(new TextEncoder().encode(head).length),
   ]);
   await refusal(relaid, new RegExp(`layout ${LAYOUT + 1} .*searches layout ${LAYOUT}`));
+});
+
+Deno.test("sweepStaged: what killed imports left is removed after a day, a running import's staged file stays", async () => {
+  await withDir(async (dir) => {
+    const now = Date.now();
+    const old = new Date(now - 25 * 60 * 60 * 1000);
+    for (const name of ["docs.123.import", "docs.123.import-wal", "other.sqlite", "docs.456.import"]) {
+      await Deno.writeTextFile(`${dir}/${name}`, "x");
+    }
+    for (const name of ["docs.123.import", "docs.123.import-wal", "other.sqlite"]) {
+      await Deno.utime(`${dir}/${name}`, old, old);
+    }
+    sweepStaged(dir, now);
+    assertEquals((await listDir(dir)).sort(), ["docs.456.import", "other.sqlite"]);
+  });
 });

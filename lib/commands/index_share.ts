@@ -11,7 +11,7 @@ import { checkIndexName, indexesDir, indexFile } from "../docs/indexes.ts";
 import { ImportRefusedError, packIndex, sha256Hex, unpackIndex } from "../docs/share.ts";
 import { DocsIndex } from "../docs/store.ts";
 import { exists } from "../files.ts";
-import { resolvePath } from "../paths.ts";
+import { join, resolvePath } from "../paths.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 import { VERSION } from "../version.ts";
 import { type ConfigValues, isUrl, list, updateConfig } from "./index_config.ts";
@@ -142,6 +142,7 @@ export async function importIndex(source: string | undefined, values: ImportValu
   const name = checkIndexName(values.name ?? header.name);
   if (exists(indexFile(name))) throw alreadyThere(name);
   ensurePrivateDir(indexesDir());
+  sweepStaged(indexesDir(), Date.now());
   // Checked where it will live, then linked into place: no half-written or unchecked index is ever searched,
   // and a link, unlike a rename, fails when another import put an index of that name there meanwhile.
   const staged = `${indexFile(name)}.${Deno.pid}.import`;
@@ -162,6 +163,26 @@ export async function importIndex(source: string | undefined, values: ImportValu
       `${count(header.chunks, "chunk")}${header.source ? `, built from ${header.source}` : ""}.`,
   );
   updateConfig(name, header.source ?? source, values, false);
+}
+
+/** An import takes minutes at most; a staged file this old was left by one that was killed. */
+const STALE_STAGED_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes what killed imports left in `dir` (a staged copy can be as large as the index), never what a running
+ * one is checking: only files older than a day.
+ */
+export function sweepStaged(dir: string, now: number): void {
+  for (const entry of Deno.readDirSync(dir)) {
+    if (!entry.isFile || !/\.\d+\.import(-wal|-shm)?$/.test(entry.name)) continue;
+    const path = join(os, dir, entry.name);
+    try {
+      const mtime = Deno.statSync(path).mtime?.getTime();
+      if (mtime !== undefined && now - mtime > STALE_STAGED_MS) Deno.removeSync(path);
+    } catch {
+      // Gone already, or not ours to remove: the next import tries again.
+    }
+  }
 }
 
 const alreadyThere = (name: string) =>
