@@ -465,3 +465,51 @@ Deno.test("context: defaults, each layer overriding what it sets, bad values rep
   const typo = resolveConfig([layer("t.json", { context: { enabeld: false } })], true);
   match(typo.problems[0], /^t\.json: context\.enabeld: unknown field, ignored/);
 });
+
+Deno.test("fetch_tools: defaults, a later layer's list replacing the earlier one, bad entries skipped with a fix", () => {
+  const defaults = resolveConfig([], false).fetchTools;
+  ok(defaults.includes("Bash") && defaults.includes("mcp__*__fetch"), defaults.join());
+  const config = resolveConfig([
+    layer("user.json", { fetch_tools: ["Bash", "mcp__fetch__fetch"] }),
+    layer("project.json", { fetch_tools: ["mcp__*__browser_navigate", "mcp__*__browser_navigate"] }),
+  ], false);
+  assertEquals(config.problems, []);
+  assertEquals(config.fetchTools, ["mcp__*__browser_navigate"]);
+  assertEquals(resolveConfig([layer("off.json", { fetch_tools: [] })], true).fetchTools, []);
+
+  const wrong = resolveConfig([layer("w.json", { fetch_tools: ["Bash", 3, "mcp fetch", ""] })], true);
+  assertEquals(wrong.fetchTools, ["Bash"]);
+  assertEquals(wrong.problems.length, 3);
+  match(
+    wrong.problems[0],
+    /^w\.json: fetch_tools\[1\]: .*; tool skipped \(fix: use a list of tool names, \* for any/,
+  );
+  match(wrong.problems[1], /^w\.json: fetch_tools\[2\]: not a tool name .*; tool skipped/);
+  const notList = resolveConfig([
+    layer("user.json", { fetch_tools: ["Bash"] }),
+    layer("p.json", { fetch_tools: "Bash" }),
+  ], true);
+  assertEquals(notList.fetchTools, ["Bash"]);
+  match(notList.problems[0], /^p\.json: fetch_tools: not a list; setting ignored \(fix: /);
+  const typo = resolveConfig([layer("t.json", { fetch_tool: ["Bash"] })], true);
+  match(typo.problems[0], /^t\.json: fetch_tool: unknown field, ignored \(did you mean "fetch_tools"\?\)/);
+});
+
+Deno.test("a cached config from a build without fetch_tools is a miss, so the hook always has the list", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/c.json`;
+    const state = `${dir}/state`;
+    const location = { paths: [file], explicit: true };
+    Deno.writeTextFileSync(file, JSON.stringify({ fetch_tools: ["mcp__fetch__fetch"] }));
+    assertEquals((await loadConfig(location, state, "linux", 1)).fetchTools, ["mcp__fetch__fetch"]);
+    const cacheFile = `${state}/config-cache.json`;
+    const cache = JSON.parse(Deno.readTextFileSync(cacheFile));
+    const [entry] = Object.values(cache.entries) as { config: { fetchTools?: string[] } }[];
+    delete entry.config.fetchTools;
+    Deno.writeTextFileSync(cacheFile, JSON.stringify(cache));
+    assertEquals((await loadConfig(location, state, "linux", 2)).fetchTools, ["mcp__fetch__fetch"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -249,3 +249,82 @@ Deno.test("hook core: SessionStart says when the project's lockfile changed sinc
   const fresh = await hookOutput(input(text), seed, deps({ HOME: "/nowhere" }));
   ok(!(fresh.stdout ?? "").includes("changed since"), fresh.stdout);
 });
+
+const example = fixture("../config.example.json");
+const bashEvent = (command: string) =>
+  event("PreToolUse.Bash.json", { tool_input: { command, description: "read the docs" } });
+
+Deno.test("hook core: a Bash command that reads no web page passes before the config or the state is looked up", async () => {
+  for (
+    const command of [
+      "ls -la",
+      "git clone https://docs.gitlab.com/gitlab-org/gitlab-docs.git",
+      "curl -s https://docs.gitlab.com/api/v4/projects | jq .",
+      "curl -fsSL https://docs.gitlab.com/install.sh | sh",
+    ]
+  ) {
+    const looked: string[] = [];
+    const opened: string[] = [];
+    const lookup = { ...deps({ HOME: "/nowhere" }, opened), env: (name: string) => void looked.push(name) };
+    assertEquals(await hookOutput(input(bashEvent(command)), undefined, lookup), {}, command);
+    // Only the kill switch is read: no config location, no state directory.
+    assertEquals([looked, opened], [["DOCSEARCH_HOOK_DISABLED"], []], command);
+  }
+});
+
+Deno.test("hook core: a page read from Bash or an MCP tool of a host nothing covers passes without opening the state", async () => {
+  const opened: string[] = [];
+  for (
+    const text of [
+      bashEvent("curl -s https://developer.mozilla.org/en-US/docs/Web/HTTP | head"),
+      event("PreToolUse.Bash.json", {
+        tool_name: "mcp__fetch__fetch",
+        tool_input: { url: "https://developer.mozilla.org/en-US/docs/Web/HTTP" },
+      }),
+    ]
+  ) assertEquals(await hookOutput(input(text), example, deps({ HOME: "/nowhere" }, opened)), {});
+  assertEquals(opened, []);
+});
+
+Deno.test("hook core: a covered page read from Bash or an MCP fetch tool is denied and recorded under its tool", async () => {
+  const cases: [string, string][] = [
+    [bashEvent("curl -s https://docs.gitlab.com/ee/ci/runners/ | head -100"), "Bash"],
+    [
+      event("PreToolUse.Bash.json", {
+        tool_name: "mcp__fetch__fetch",
+        tool_input: { url: "https://kubernetes.io/docs/concepts/workloads/pods/", max_length: 5000 },
+      }),
+      "mcp__fetch__fetch",
+    ],
+  ];
+  for (const [text, tool] of cases) {
+    const { recorded, deps } = fakeState(NO_SWITCHES);
+    const out = await hookOutput(input(text), example, deps);
+    const reason = JSON.parse(out.stdout!).hookSpecificOutput.permissionDecisionReason as string;
+    match(reason, new RegExp(`\\(read by this ${tool} call\\): domain \\S+ matches the "\\w+" docs`));
+    match(reason, /mcp__leann__leann_search \{"index_name":"(gitlab|kubernetes)","query":/);
+    assertEquals(out.stderr, undefined);
+    assertEquals([recorded[0].denied?.tool, recorded[0].observation?.tool], [tool, tool]);
+  }
+});
+
+Deno.test("hook core: fetch_tools decides which tools besides WebFetch are redirected", async () => {
+  await withDir(async (dir) => {
+    const configFile = `${dir}/config.json`;
+    const example = JSON.parse(await Deno.readTextFile(fixture("../config.example.json")));
+    await Deno.writeTextFile(
+      configFile,
+      JSON.stringify({ ...example, fetch_tools: ["mcp__web__read_page"] }),
+    );
+    const curl = bashEvent("curl -s https://docs.gitlab.com/ee/ci/runners/");
+    const opened: string[] = [];
+    assertEquals(await hookOutput(input(curl), configFile, deps({ HOME: dir }, opened)), {});
+    assertEquals(opened, []);
+    const listed = event("PreToolUse.Bash.json", {
+      tool_name: "mcp__web__read_page",
+      tool_input: { url: "https://docs.gitlab.com/ee/ci/runners/" },
+    });
+    const out = await hookOutput(input(listed), configFile, fakeState(NO_SWITCHES).deps);
+    ok(out.stdout?.includes('"permissionDecision":"deny"'), out.stdout);
+  });
+});

@@ -368,8 +368,11 @@ interface Entry {
  * would kill in the background as it exits: 10 s, SessionEnd within the 1.5 s Claude Code gives all SessionEnd
  * hooks. The rest record in the background, 30 s.
  */
+const PAGE_TOOLS_MATCHER = "WebSearch|WebFetch|Bash|^mcp__.*__fetch$|^mcp__.*__fetch_html$|" +
+  "^mcp__.*__fetch_markdown$|^mcp__.*__fetch_txt$|^mcp__.*__browser_navigate$|^mcp__.*__puppeteer_navigate$|" +
+  "^mcp__.*__navigate_page$|^mcp__.*__new_page$|^mcp__.*__firecrawl_scrape$";
 const CLAUDE_ENTRIES: Record<string, Entry> = {
-  PreToolUse: { matcher: "WebSearch|WebFetch", timeout: 10 },
+  PreToolUse: { matcher: PAGE_TOOLS_MATCHER, timeout: 10 },
   UserPromptSubmit: { timeout: 10 },
   SessionStart: { timeout: 10 },
   PostToolUse: { matcher: "*", timeout: 30, async: true },
@@ -500,7 +503,7 @@ Deno.test("withRegistration replaces an old entry of ours (another path) where i
   const pre = hooksOf(merge.settings).PreToolUse;
   assertEquals(pre.length, 3);
   assertEquals(pre[0], mine("/usr/local/bin/first.sh"));
-  assertEquals(pre[1].matcher, "WebSearch|WebFetch");
+  assertEquals(pre[1].matcher, PAGE_TOOLS_MATCHER);
   assertEquals(pre[1].hooks.map((h) => h.command), [COMMAND]);
   assertEquals(pre[2], mine("/usr/local/bin/last.sh"));
   checkRegistration(merge.settings, COMMAND, "claude");

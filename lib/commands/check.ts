@@ -5,18 +5,20 @@
 import { Problem, UsageError } from "../errors.ts";
 import { print, printError } from "../cli/io.ts";
 import { commandConfig } from "../config/resolve.ts";
+import { builtInToolName, withBuiltInTool } from "../docs/built_in.ts";
+import { processEnv } from "../paths.ts";
 import type { Config } from "../config/types.ts";
 import { matchRequest } from "../match/match.ts";
 import { buildDenial } from "../redirect/decide.ts";
 import { clip, formatDuration, localQuery, toolCall } from "../redirect/guidance.ts";
-import type { WebRequest } from "../redirect/request.ts";
+import type { WebToolRequest } from "../redirect/request.ts";
 
 interface CheckArgs {
   values: { url?: string; domain?: string[]; json?: boolean; config?: string };
   positionals: string[];
 }
 
-function requestFrom({ values, positionals }: CheckArgs): WebRequest {
+function requestFrom({ values, positionals }: CheckArgs): WebToolRequest {
   const words = positionals.join(" ").trim();
   if (values.url !== undefined) {
     if (values.domain) throw new UsageError("--domain applies to searches, not to --url");
@@ -40,7 +42,9 @@ function describeConfig(config: Config, looked: string[]): string[] {
 
 export function run(args: CheckArgs): number {
   const request = requestFrom(args);
-  const { location, config } = commandConfig(args.values.config);
+  const { location, config: resolved } = commandConfig(args.values.config);
+  // The built-in search named as the hook run from here would name it (the plugin's launcher runs check too).
+  const config = { ...resolved, databases: withBuiltInTool(resolved.databases, builtInToolName(processEnv)) };
   for (const problem of config.problems) printError(`problem: ${problem}`);
 
   const matches = matchRequest(request, config.databases);

@@ -37,6 +37,7 @@ function isCachedConfig(value: unknown): value is Config {
   const capture = config?.capture;
   const context = config?.context;
   return typeof config?.escapeHatchTtlSeconds === "number" && isStringList(config.problems) &&
+    isStringList(config.fetchTools) &&
     typeof context?.enabled === "boolean" && typeof context.maxChars === "number" &&
     typeof context.sessionStart === "boolean" && typeof context.userPrompt === "boolean" &&
     typeof capture?.enabled === "boolean" && typeof capture.retentionDays === "number" &&

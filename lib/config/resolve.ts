@@ -16,6 +16,7 @@ import {
   DEFAULT_CAPTURE,
   DEFAULT_CONTEXT,
   DEFAULT_ESCAPE_HATCH_TTL_SECONDS,
+  DEFAULT_FETCH_TOOLS,
   type RedactRule,
 } from "./types.ts";
 
@@ -33,6 +34,8 @@ const HINTS: Record<string, string> = {
     'use an object of literal tool arguments, e.g. {"top_k": 5}; "{query}" marks where the query goes',
   enabled: "use true or false",
   escape_hatch_ttl_seconds: "use a whole number of seconds from 1 to 86400, e.g. 300",
+  fetch_tools:
+    'use a list of tool names, * for any characters, e.g. ["Bash", "mcp__fetch__fetch", "mcp__*__browser_navigate"]',
   capture: 'use an object, e.g. "capture": {"retention_days": 30, "skip_tools": ["TodoWrite"]}',
   retention_days: "use a whole number of days from 1 to 3650, e.g. 30",
   skip_tools: 'use a list of tool names, e.g. ["TodoWrite", "mcp__github__*"]',
@@ -71,6 +74,9 @@ const databaseEntry = z.object({
 type DatabaseEntry = z.infer<typeof databaseEntry>;
 
 const ttlSeconds = z.number().int().min(1).max(86400);
+
+/** Characters of tool names (MCP servers' included) and `*`; anything else would never match a tool. */
+const fetchTool = z.string().regex(/^[A-Za-z0-9_.*-]+$/, "not a tool name (letters, digits, _ . - and *)");
 
 const captureSection = z.object({
   enabled: z.boolean().optional(),
@@ -111,7 +117,14 @@ const redactPattern = z.union([
 const SLOW_PATTERN_FIX =
   'let each character match one way only, e.g. "(a+)+" as "a+", "(\\w+\\s?)*" as "[\\w\\s]*"';
 
-const TOP_LEVEL_KEYS = new Set(["$schema", "databases", "escape_hatch_ttl_seconds", "capture", "context"]);
+const TOP_LEVEL_KEYS = new Set([
+  "$schema",
+  "databases",
+  "escape_hatch_ttl_seconds",
+  "fetch_tools",
+  "capture",
+  "context",
+]);
 const ENTRY_KEYS = new Set(Object.keys(databaseEntry.shape));
 const CAPTURE_KEYS = new Set(Object.keys(captureSection.shape));
 const CONTEXT_KEYS = new Set(Object.keys(contextSection.shape));
@@ -158,6 +171,7 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
   const files: string[] = [];
   const merged = new Map<string, Pending>();
   let escapeHatchTtlSeconds = DEFAULT_ESCAPE_HATCH_TTL_SECONDS;
+  let fetchTools = [...DEFAULT_FETCH_TOOLS];
   const capture: CaptureConfig = structuredClone(DEFAULT_CAPTURE);
   const context: ContextConfig = { ...DEFAULT_CONTEXT };
 
@@ -191,6 +205,11 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
         const using = `using ${escapeHatchTtlSeconds} seconds`;
         problems.push(...zodProblems(file, ["escape_hatch_ttl_seconds"], ttl.error, using));
       }
+    }
+    if (root.fetch_tools !== undefined) {
+      const read = readFetchTools(file, root.fetch_tools);
+      if (read.tools !== undefined) fetchTools = read.tools;
+      problems.push(...read.problems);
     }
     if (root.capture !== undefined) problems.push(...mergeCapture(capture, file, root.capture));
     if (root.context !== undefined) problems.push(...mergeContext(context, file, root.context));
@@ -264,7 +283,24 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
       source,
     });
   }
-  return { databases, escapeHatchTtlSeconds, capture, context, problems, files };
+  return { databases, escapeHatchTtlSeconds, fetchTools, capture, context, problems, files };
+}
+
+/**
+ * A layer's list replaces the earlier one, so a project can also narrow it (`[]`: WebSearch and WebFetch only).
+ * A bad entry is skipped, the others kept; a value that is not a list leaves the earlier one.
+ */
+function readFetchTools(file: string, raw: unknown): { tools?: string[]; problems: string[] } {
+  const base = ["fetch_tools"];
+  if (!Array.isArray(raw)) return { problems: [problem(file, base, "not a list; setting ignored")] };
+  const problems: string[] = [];
+  const tools = raw.flatMap((value, i) => {
+    const tool = fetchTool.safeParse(value);
+    if (tool.success) return [tool.data];
+    problems.push(...zodProblems(file, [...base, i], tool.error, "tool skipped"));
+    return [];
+  });
+  return { tools: [...new Set(tools)], problems };
 }
 
 /**

@@ -47,6 +47,12 @@ export interface ContextConfig {
 export interface Config {
   databases: Database[];
   escapeHatchTtlSeconds: number;
+  /**
+   * The tools besides WebFetch through which an agent reads a web page, as tool-name patterns (`*` matches any
+   * run of characters): `Bash` for its curl/wget/HTTPie commands, and MCP fetch and browser tools, whose `url`
+   * argument is the page.
+   */
+  fetchTools: string[];
   capture: CaptureConfig;
   context: ContextConfig;
   /** One line per problem: file, JSON path, what is wrong and how to fix it. */
@@ -56,6 +62,27 @@ export interface Config {
 }
 
 export const DEFAULT_ESCAPE_HATCH_TTL_SECONDS = 300;
+
+/**
+ * Bash, and the page-reading tools of the common fetch and browser MCP servers under any server name (users
+ * name their servers, and a plugin's are `mcp__plugin_<plugin>_<server>__…`): the reference fetch server's
+ * `fetch`, fetch-mcp's `fetch_html`/`fetch_markdown`/`fetch_txt`, Playwright's `browser_navigate`,
+ * Puppeteer's `puppeteer_navigate`, Chrome DevTools' `navigate_page` and `new_page`, Firecrawl's
+ * `firecrawl_scrape`. A tool only counts when its `url` is on a covered docs host, so a broad name costs nothing.
+ * The PreToolUse matcher install registers (lib/protocol/events.ts) covers each of these names.
+ */
+export const DEFAULT_FETCH_TOOLS: readonly string[] = [
+  "Bash",
+  "mcp__*__fetch",
+  "mcp__*__fetch_html",
+  "mcp__*__fetch_markdown",
+  "mcp__*__fetch_txt",
+  "mcp__*__browser_navigate",
+  "mcp__*__puppeteer_navigate",
+  "mcp__*__navigate_page",
+  "mcp__*__new_page",
+  "mcp__*__firecrawl_scrape",
+];
 
 export const DEFAULT_CAPTURE: CaptureConfig = {
   enabled: true,

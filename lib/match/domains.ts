@@ -43,3 +43,20 @@ export function urlHost(url: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * The path of a URL with an authority (`scheme://host/path?query`), up to its query or fragment; "" when it
+ * has none, undefined for text that is no such URL. Read by hand for the reason urlHost reads plain URLs so:
+ * only the path's words and last segment are needed, and `new URL` costs ~0.35 ms on first use.
+ */
+export function urlPath(url: string): string | undefined {
+  const authority = url.indexOf("://");
+  if (authority < 0) return undefined;
+  let path = "";
+  let inPath = false;
+  for (let i = authority + 3; i < url.length && url[i] !== "?" && url[i] !== "#"; i++) {
+    if (url[i] === "/") inPath = true;
+    if (inPath) path += url[i];
+  }
+  return path;
+}

@@ -1,6 +1,6 @@
 /** Which configured databases cover a web request. */
 import type { Database } from "../config/types.ts";
-import type { WebRequest } from "../redirect/request.ts";
+import { requestUrls, type WebRequest } from "../redirect/request.ts";
 import { hostCovered, normalizeHost, urlHost } from "./domains.ts";
 import { containsKeyword, normalizeText } from "./keywords.ts";
 
@@ -18,13 +18,13 @@ function coveringDomain(hosts: string[], database: Database): string | undefined
 /** Every enabled database that covers the request, in config order, each once. */
 export function matchRequest(request: WebRequest, databases: readonly Database[]): Match[] {
   const enabled = databases.filter((database) => database.enabled);
-  if (request.tool === "WebFetch") {
-    // A URL is specific: only its host decides, never keywords in the URL or the prompt.
-    const host = urlHost(request.url);
-    if (host === undefined) return [];
-    return enabled.flatMap((database) =>
-      coveringDomain([host], database) ? [{ database, reason: { kind: "domain", host } as const }] : []
-    );
+  if (request.tool !== "WebSearch") {
+    // A URL is specific: only its host decides, never keywords in the URL, the prompt or the command.
+    const hosts = requestUrls(request).flatMap((url) => urlHost(url) ?? []);
+    return enabled.flatMap((database): Match[] => {
+      const host = coveringDomain(hosts, database);
+      return host !== undefined ? [{ database, reason: { kind: "domain", host } }] : [];
+    });
   }
   const text = normalizeText(request.query);
   const allowedHosts = request.allowedDomains.flatMap((d) => normalizeHost(d) ?? []);

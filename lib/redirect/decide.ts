@@ -8,7 +8,7 @@ import { hash53 } from "../hash.ts";
 import { type Match, matchRequest } from "../match/match.ts";
 import { denyOutput } from "../protocol/output.ts";
 import { denyContext, denyReason, type GuidanceOptions } from "./guidance.ts";
-import { requestIdentity, requestTarget, type WebRequest } from "./request.ts";
+import { redirectsTool, requestIdentity, requestTarget, requestTool, type WebRequest } from "./request.ts";
 import type { DenialRecord } from "../state/store.ts";
 
 /** The part of the state store the redirect needs (see StateStore); throws when the state is unavailable. */
@@ -30,6 +30,16 @@ export function buildDenial(
   options: GuidanceOptions,
 ): string {
   return denyOutput(denyReason(request, matches, options), denyContext(matches));
+}
+
+/**
+ * Whether the hook acts on the request: WebSearch and WebFetch always (an unmatched search is recorded, for
+ * stats); a page read from Bash or another tool only when `fetch_tools` lists the tool and a database covers the
+ * page. The hook runs before every Bash command: the others pass without touching the state.
+ */
+export function takesRequest(request: WebRequest, config: Config): boolean {
+  if (request.tool === "WebSearch" || request.tool === "WebFetch") return true;
+  return redirectsTool(request, config.fetchTools) && matchRequest(request, config.databases).length > 0;
 }
 
 /**
@@ -55,7 +65,7 @@ export function decideRedirect(
       const outcome = access.state.retryOrRecord({
         sessionId,
         requestKey,
-        tool: request.tool,
+        tool: requestTool(request),
         request: redact(requestTarget(request)),
         databases: matches.map((m) => m.database.name),
         at: now,

@@ -4,9 +4,10 @@
  * literal arguments, and how to get the web request through anyway.
  */
 import type { Database } from "../config/types.ts";
-import { BUILT_IN_TOOL } from "../docs/built_in.ts";
+import { isBuiltInTool } from "../docs/built_in.ts";
+import { urlPath } from "../match/domains.ts";
 import type { Match } from "../match/match.ts";
-import type { WebRequest } from "./request.ts";
+import { requestTool, requestUrls, type WebRequest } from "./request.ts";
 
 /** Long queries are cut in the guidance; the agent only needs enough to search with. */
 const MAX_QUERY_CHARS = 500;
@@ -21,19 +22,30 @@ export function clip(text: string): string {
   return text.length > MAX_QUERY_CHARS ? text.slice(0, MAX_QUERY_CHARS) + "…" : text;
 }
 
-/** What to search the local docs for: the search query, or what the agent wanted from the page. */
+/**
+ * What to search the local docs for: the search query, what the agent wanted from the page, or the words of
+ * the (first) page's path.
+ */
 export function localQuery(request: WebRequest): string {
   if (request.tool === "WebSearch") return clip(request.query.trim());
-  if (request.prompt.trim() !== "") return clip(request.prompt.trim());
-  try {
-    const words = new URL(request.url).pathname.split(/[/_\-.]+/).filter((w) =>
-      w && !/^(html?|php|aspx?)$/.test(w)
-    );
-    return clip(words.join(" "));
-  } catch {
-    return clip(request.url);
+  if (request.tool === "WebFetch" && request.prompt.trim() !== "") return clip(request.prompt.trim());
+  const [url] = requestUrls(request);
+  const path = urlPath(url);
+  if (path === undefined) return clip(url);
+  const words: string[] = [];
+  let word = "";
+  for (const c of `${path}/`) {
+    if (c !== "/" && c !== "_" && c !== "-" && c !== ".") word += c;
+    else {
+      if (word !== "" && !PAGE_SUFFIXES.has(word)) words.push(word);
+      word = "";
+    }
   }
+  return clip(words.join(" "));
 }
+
+/** What a page's last word may be without being one of its words. */
+const PAGE_SUFFIXES = new Set(["html", "htm", "php", "asp", "aspx"]);
 
 /** Literal arguments when the config gives enough to build them (`index_name` / `tool_args`), else undefined. */
 export function literalArguments(database: Database, query: string): Record<string, unknown> | undefined {
@@ -78,9 +90,12 @@ function retrySentence(request: WebRequest, options: GuidanceOptions): string {
     return "docsearch-hook could not record this denial (its state database is unavailable), so repeating " +
       "the request would be denied again; tell the user that docsearch-hook cannot save its state (its stderr says why).";
   }
-  const identical = request.tool === "WebSearch"
-    ? "WebSearch (same query and domains)"
-    : "WebFetch (same URL)";
+  const identical = {
+    WebSearch: "WebSearch (same query and domains)",
+    WebFetch: "WebFetch (same URL)",
+    Bash: "Bash command (same command text)",
+    MCP: `${requestTool(request)} call (same URL)`,
+  }[request.tool];
   return `If the local results are not enough, repeat this identical ${identical} within ` +
     `${formatDuration(options.ttlSeconds)} and it will be allowed.`;
 }
@@ -91,7 +106,11 @@ const KEYWORD_HINT = "The local search is a keyword index: use the docs' own ter
 
 export function denyReason(request: WebRequest, matches: readonly Match[], options: GuidanceOptions): string {
   const query = localQuery(request);
-  const subject = request.tool === "WebSearch" ? "this web search" : clip(request.url);
+  const subject = request.tool === "WebSearch"
+    ? "this web search"
+    : request.tool === "WebFetch"
+    ? clip(request.url)
+    : `${clip(requestUrls(request).join(" "))} (read by this ${requestTool(request)} call)`;
   const lines: string[] = [];
   if (matches.length === 1) {
     const [match] = matches;
@@ -111,7 +130,7 @@ export function denyReason(request: WebRequest, matches: readonly Match[], optio
       ),
     );
   }
-  if (matches.some((match) => match.database.mcpToolName === BUILT_IN_TOOL)) lines.push(KEYWORD_HINT);
+  if (matches.some((match) => isBuiltInTool(match.database.mcpToolName))) lines.push(KEYWORD_HINT);
   lines.push(retrySentence(request, options));
   return lines.join("\n");
 }

@@ -112,6 +112,8 @@ interface Case {
 
 const webSearch = (query: string, session: string) =>
   event("PreToolUse.WebSearch.json", { session_id: session, tool_input: { query, allowed_domains: [] } });
+const preBash = (command: string, session: string) =>
+  event("PreToolUse.Bash.json", { session_id: session, tool_input: { command } });
 
 const cases: Case[] = [
   {
@@ -167,6 +169,26 @@ const cases: Case[] = [
     name: "WebFetch, covered host (deny)",
     script: HOOK,
     prepare: () => event("PreToolUse.WebFetch.json", { session_id: freshSession() }),
+    expect: "deny",
+  },
+  {
+    // The hook runs before every Bash command: almost all of them read no web page.
+    name: "PreToolUse Bash, no web page (allow)",
+    script: HOOK,
+    prepare: () => preBash("npm test -- --reporter=dot 2>&1 | tail -20", freshSession()),
+    expect: "empty",
+  },
+  {
+    name: "PreToolUse Bash, curl of a page nothing covers (allow)",
+    script: HOOK,
+    prepare: () =>
+      preBash("curl -s https://developer.mozilla.org/en-US/docs/Web/HTTP | head", freshSession()),
+    expect: "empty",
+  },
+  {
+    name: "PreToolUse Bash, curl of a covered docs page (deny)",
+    script: HOOK,
+    prepare: () => preBash("curl -s https://docs.gitlab.com/ee/ci/runners/ | head -100", freshSession()),
     expect: "deny",
   },
   {

@@ -1,0 +1,584 @@
+/**
+ * Which web pages a shell command reads. Denied a WebFetch, agents often fetch the same page with `curl` or
+ * `wget` in Bash; the redirect covers that too. Bash runs everything, so this is built for precision: it names
+ * URLs only for a command that does nothing but read pages (a GET printed to the terminal, through text
+ * filters such as `head` or `html2text`, or saved as a page), and nothing for anything else: an API call (a
+ * request body, a method, credentials, output piped into `jq`), a download (a release file, a tarball, an
+ * installer piped into `sh`), a link or header check, a mirror, or a command that also builds, installs or
+ * commits. A URL that only appears in the command (`git clone`, `echo`, a comment) is not read.
+ *
+ * The command is read as the shell reads it: quotes, escapes, comments, pipes, lists and redirections. What
+ * this does not model (command substitution, subshells, here-documents, a variable in a URL) names nothing.
+ * It runs on every Bash command the agent runs, so it is plain string scanning: no regex to build or compile.
+ */
+
+import { lazily } from "../lazy.ts";
+import { urlPath } from "../match/domains.ts";
+
+interface Word {
+  text: string;
+  /** Holds a parameter expansion (`$HOME`, `${V}`): its value is unknown here. */
+  opaque: boolean;
+}
+
+type Separator = "|" | "&&" | "||" | ";" | "&";
+
+interface Redirect {
+  fd: number;
+  op: ">" | ">>" | "<" | ">&" | "<&";
+  /** `&>`: stdout and stderr. */
+  both: boolean;
+  target: Word;
+}
+
+type Token =
+  | { kind: "word"; word: Word }
+  | { kind: "op"; op: Separator }
+  | { kind: "redirect" } & Omit<Redirect, "target">;
+
+interface SimpleCommand {
+  words: Word[];
+  redirects: Redirect[];
+}
+
+/** A list of pipelines (`a | b && c; d`), or undefined for syntax this reader does not model. */
+function parse(command: string): SimpleCommand[][] | undefined {
+  const tokens = lex(command);
+  if (tokens === undefined) return undefined;
+  const pipelines: SimpleCommand[][] = [];
+  let pipeline: SimpleCommand[] = [];
+  let current: SimpleCommand = { words: [], redirects: [] };
+  const isEmpty = (c: SimpleCommand) => c.words.length === 0 && c.redirects.length === 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token.kind === "word") current.words.push(token.word);
+    else if (token.kind === "redirect") {
+      const target = tokens[++i];
+      if (target?.kind !== "word") return undefined;
+      current.redirects.push({ fd: token.fd, op: token.op, both: token.both, target: target.word });
+    } else if (token.op === "|") {
+      if (isEmpty(current)) return undefined;
+      pipeline.push(current);
+      current = { words: [], redirects: [] };
+    } else {
+      if (isEmpty(current)) {
+        // Nothing after a pipe is a syntax error; nothing between separators (a blank line, a trailing `;`) is
+        // nothing.
+        if (pipeline.length > 0) return undefined;
+        continue;
+      }
+      pipelines.push([...pipeline, current]);
+      pipeline = [];
+      current = { words: [], redirects: [] };
+    }
+  }
+  if (isEmpty(current)) {
+    if (pipeline.length > 0) return undefined;
+  } else pipelines.push([...pipeline, current]);
+  return pipelines;
+}
+
+const isDigits = (text: string) => text !== "" && [...text].every((c) => c >= "0" && c <= "9");
+
+/** Tokens as the shell splits them, quotes removed; undefined for what parse does not model. */
+function lex(command: string): Token[] | undefined {
+  const tokens: Token[] = [];
+  let text = "";
+  let inWord = false;
+  let quoted = false;
+  let opaque = false;
+  const flush = () => {
+    if (inWord) tokens.push({ kind: "word", word: { text, opaque } });
+    text = "";
+    inWord = quoted = opaque = false;
+  };
+  const op = (op: Separator) => {
+    flush();
+    tokens.push({ kind: "op", op });
+  };
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    const next = command[i + 1];
+    switch (c) {
+      case " ":
+      case "\t":
+      case "\r":
+        flush();
+        break;
+      case "\n":
+        op(";");
+        break;
+      case "\\":
+        if (next === undefined) return undefined;
+        if (next !== "\n") {
+          text += next;
+          inWord = true;
+        }
+        i++;
+        break;
+      case "'": {
+        const end = command.indexOf("'", i + 1);
+        if (end < 0) return undefined;
+        text += command.slice(i + 1, end);
+        inWord = quoted = true;
+        i = end;
+        break;
+      }
+      case '"': {
+        let j = i + 1;
+        for (;; j++) {
+          const d = command[j];
+          if (d === undefined || d === "`") return undefined;
+          if (d === '"') break;
+          if (
+            d === "\\" && (command[j + 1] === "$" || command[j + 1] === "`" || command[j + 1] === '"' ||
+              command[j + 1] === "\\" || command[j + 1] === "\n")
+          ) {
+            if (command[j + 1] !== "\n") text += command[j + 1];
+            j++;
+            continue;
+          }
+          if (d === "$" && command[j + 1] === "(") return undefined;
+          if (d === "$" && command[j + 1] !== undefined && command[j + 1] !== '"') opaque = true;
+          text += d;
+        }
+        inWord = quoted = true;
+        i = j;
+        break;
+      }
+      case "`":
+      case "(":
+      case ")":
+        return undefined;
+      case "$":
+        if (next === "(") return undefined;
+        if (next !== undefined && next !== " " && next !== "\t" && next !== "\n") opaque = true;
+        text += c;
+        inWord = true;
+        break;
+      case "#":
+        if (inWord) text += c;
+        else {
+          const end = command.indexOf("\n", i);
+          i = end < 0 ? command.length : end - 1;
+        }
+        break;
+      case "|":
+        op(next === "|" ? "||" : "|");
+        // `|&` pipes stderr too: still a pipe.
+        if (next === "|" || next === "&") i++;
+        break;
+      case "&":
+        if (next === ">") {
+          flush();
+          const append = command[i + 2] === ">";
+          tokens.push({ kind: "redirect", fd: 1, op: append ? ">>" : ">", both: true });
+          i += append ? 2 : 1;
+        } else {
+          op(next === "&" ? "&&" : "&");
+          if (next === "&") i++;
+        }
+        break;
+      case ";":
+        if (next === ";") return undefined;
+        op(";");
+        break;
+      case "<":
+      case ">": {
+        // Here-documents and here-strings carry text this reader would have to follow.
+        if (c === "<" && next === "<") return undefined;
+        let fd = c === "<" ? 0 : 1;
+        if (inWord && !quoted && !opaque && isDigits(text)) {
+          fd = Number(text);
+          text = "";
+          inWord = false;
+        } else flush();
+        let redirect: Redirect["op"] = c;
+        if (c === ">" && next === ">") redirect = ">>";
+        else if (next === "&") redirect = c === ">" ? ">&" : "<&";
+        // `>|` overrides noclobber; `<>` opens for reading and writing: both are the plain redirection here.
+        if (redirect !== c || (c === ">" && next === "|") || (c === "<" && next === ">")) i++;
+        tokens.push({ kind: "redirect", fd, op: redirect, both: false });
+        break;
+      }
+      default:
+        text += c;
+        inWord = true;
+    }
+  }
+  flush();
+  return tokens;
+}
+
+const basename = (path: string) => path.slice(path.lastIndexOf("/") + 1);
+
+/**
+ * Names separated by spaces, as a set made on first use: every hook process loads this module, and building
+ * these tables costs about 0.2 ms, which a Bash command that names no web page never needs.
+ */
+const names = (...groups: string[]): () => ReadonlySet<string> =>
+  lazily(() => new Set(groups.join(" ").split(" ")));
+
+/** Programs that only show or filter text: what a page read may be piped through. */
+const READERS = names(
+  "head tail less more cat grep egrep fgrep rg sed awk gawk cut tr sort uniq wc fold fmt nl column",
+  "html2text html2markdown markdownify pandoc lynx w3m htmlq pup xmllint",
+);
+
+/**
+ * Commands that may stand beside a page read in a list without making the command more than a read ("": only
+ * assignments or redirections).
+ */
+const NEUTRAL = lazily((): ReadonlySet<string> =>
+  new Set([...READERS(), "", ..."cd echo printf true sleep pwd ls mkdir set".split(" ")])
+);
+
+/** The command's program and arguments after leading assignments and `env`/`command`/`time`/`timeout`. */
+function program(command: SimpleCommand): { name: string; args: Word[] } | undefined {
+  let words = command.words;
+  for (;;) {
+    const [first] = words;
+    if (first === undefined) return { name: "", args: [] };
+    if (first.opaque) return undefined;
+    const eq = first.text.indexOf("=");
+    if (eq > 0 && isName(first.text.slice(0, eq))) {
+      words = words.slice(1);
+      continue;
+    }
+    const name = basename(first.text);
+    if (name === "env" || name === "command" || name === "time") {
+      let i = 1;
+      while (words[i]?.text.startsWith("-")) i++;
+      words = words.slice(i);
+    } else if (name === "timeout") {
+      let i = 1;
+      while (words[i]?.text.startsWith("-")) i += words[i].text === "-k" || words[i].text === "-s" ? 2 : 1;
+      words = words.slice(i + 1);
+    } else return { name, args: words.slice(1) };
+  }
+}
+
+function isName(text: string): boolean {
+  return [...text].every((c, i) =>
+    c === "_" || (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (i > 0 && c >= "0" && c <= "9")
+  );
+}
+
+/** Where a fetcher writes the page: the terminal (its stdout) or a file. */
+type Output = "stdout" | { file: string };
+
+/** The pages a fetcher reads, and where each goes (the n-th output is the n-th page's). */
+interface Read {
+  urls: string[];
+  outputs: Output[];
+}
+
+/** Reads a fetcher's arguments; undefined when it sends data or credentials, or does more than read pages. */
+type Fetcher = (args: Word[], name: string) => Read | undefined;
+
+/**
+ * A header that carries credentials: a request with one is an API call, which local docs cannot answer. So is
+ * one whose headers come from a file (`@file`), which this cannot see.
+ */
+function isCredentialHeader(header: string): boolean {
+  if (header.startsWith("@")) return true;
+  const colon = header.indexOf(":");
+  const name = (colon < 0 ? header : header.slice(0, colon)).trim().toLowerCase();
+  return name === "authorization" || name === "proxy-authorization" || name === "cookie" ||
+    ["token", "auth", "api-key", "apikey", "secret", "session"].some((part) => name.includes(part));
+}
+
+const isHttpUrl = (text: string) => {
+  const lower = text.slice(0, 8).toLowerCase();
+  return lower.startsWith("http://") || lower.startsWith("https://");
+};
+
+/** The last path segment of an http(s) URL ("" for a folder or the site's root). */
+const urlFileName = (url: string) => basename(urlPath(url) ?? "");
+
+const extension = (name: string) => {
+  const dot = name.lastIndexOf(".");
+  return dot <= 0 ? "" : name.slice(dot + 1).toLowerCase();
+};
+
+/** What a docs page is saved as. */
+const PAGE_FILES = names("html htm xhtml md markdown mdx txt text rst adoc");
+
+/**
+ * The endings of files that are downloaded rather than read: archives, packages, installers and scripts, data
+ * an API returns, signatures, media, PDFs. A docs page's last segment may hold a dot of its own
+ * (`system.string`, `v1.29`), so anything else counts as a page.
+ */
+const FILE_URLS = names(
+  "tar gz tgz bz2 tbz xz txz zst zip 7z rar jar war whl egg gem nupkg crate",
+  "deb rpm apk msi pkg dmg exe appimage snap iso img bin",
+  "sh bash zsh ps1 bat py rb pl js mjs cjs ts wasm so dll dylib",
+  "json jsonl ndjson yaml yml toml xml csv tsv proto ini conf env",
+  "asc sig sha1 sha256 sha512 md5 gpg pem crt cer key pub",
+  "png jpg jpeg gif svg webp ico bmp mp4 webm mov mp3 wav ogg pdf epub woff woff2 ttf otf eot css map",
+);
+
+/** A URL of a page, not of a file to download. */
+const isPageUrl = (url: string) => !FILE_URLS().has(extension(urlFileName(url)));
+
+const isPageFile = (name: string) => PAGE_FILES().has(extension(basename(name)));
+
+/** A fetcher's option syntax: which options take a value, and which make a command more than a page read. */
+interface Options {
+  /** Short options (one letter each) that take a value. */
+  shortWithArg: string;
+  longWithArg: () => ReadonlySet<string>;
+  /** Options after which the command is not a page read, whatever their value. */
+  stop: () => ReadonlySet<string>;
+}
+
+/**
+ * Splits arguments into options (with their values) and operands, for the option syntaxes curl, wget and
+ * HTTPie share: `-abc`, `-ofile`, `-o file`, `--long value`, `--long=value`, `--` ending options.
+ * Returns undefined when a `stop` option appears or a value is unknown.
+ */
+function options(
+  args: Word[],
+  spec: Options,
+  onOption: (option: string, value: string | undefined) => boolean,
+): string[] | undefined {
+  const operands: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const { text, opaque } = args[i];
+    if (opaque) return undefined;
+    if (text === "--") {
+      for (const rest of args.slice(i + 1)) {
+        if (rest.opaque) return undefined;
+        operands.push(rest.text);
+      }
+      break;
+    }
+    if (text.startsWith("--")) {
+      const eq = text.indexOf("=");
+      const option = eq < 0 ? text : text.slice(0, eq);
+      if (spec.stop().has(option)) return undefined;
+      let value: string | undefined;
+      if (eq >= 0) value = text.slice(eq + 1);
+      else if (spec.longWithArg().has(option)) {
+        const arg = args[++i];
+        if (arg === undefined || arg.opaque) return undefined;
+        value = arg.text;
+      }
+      if (!onOption(option, value)) return undefined;
+    } else if (text.startsWith("-") && text.length > 1) {
+      for (let j = 1; j < text.length; j++) {
+        const option = `-${text[j]}`;
+        if (spec.stop().has(option)) return undefined;
+        if (!spec.shortWithArg.includes(text[j])) {
+          if (!onOption(option, undefined)) return undefined;
+          continue;
+        }
+        let value = text.slice(j + 1);
+        if (value === "") {
+          const arg = args[++i];
+          if (arg === undefined || arg.opaque) return undefined;
+          value = arg.text;
+        }
+        if (!onOption(option, value)) return undefined;
+        break;
+      }
+    } else operands.push(text);
+  }
+  return operands;
+}
+
+const CURL: Options = {
+  shortWithArg: "AbcCdDeEFHKmoPQrtTuUwxXyYz",
+  longWithArg: names(
+    "--cacert --capath --cert --cert-type --ciphers --connect-timeout --connect-to --continue-at --dns-servers",
+    "--doh-url --dump-header --expect100-timeout --header --interface --keepalive-time --key --key-type",
+    "--limit-rate --local-port --max-filesize --max-redirs --max-time --noproxy --output --output-dir",
+    "--parallel-max --pinnedpubkey --preproxy --proto --proto-default --proto-redir --proxy --proxy-header",
+    "--range --rate --referer --request --resolve --retry --retry-delay --retry-max-time --speed-limit",
+    "--speed-time --stderr --tls-max --trace --trace-ascii --unix-socket --url --url-query --user-agent",
+    "--write-out",
+  ),
+  stop: names(
+    // A request body or an upload.
+    "-d -F -T --data --data-ascii --data-binary --data-raw --data-urlencode --form --form-string --json",
+    "--upload-file",
+    // Credentials and sessions.
+    "-u -U -b -c -n -E --user --proxy-user --cookie --cookie-jar --netrc --netrc-file --netrc-optional",
+    "--oauth2-bearer --aws-sigv4 --basic --digest --ntlm --negotiate --anyauth --cert",
+    // Requests this reader cannot see (a config file, further transfers); headers only (a link check).
+    "-K --config -: --next -I --head",
+  ),
+};
+
+const curl: Fetcher = (args) => {
+  const urls: string[] = [];
+  const outputs: Output[] = [];
+  let remoteName = false;
+  const operands = options(args, CURL, (option, value) => {
+    if (option === "-X" || option === "--request") return value?.toUpperCase() === "GET";
+    if (option === "-H" || option === "--header") return !isCredentialHeader(value ?? "");
+    if (option === "-o" || option === "--output") {
+      outputs.push(value === "-" ? "stdout" : { file: value ?? "" });
+    }
+    if (option === "-O" || option === "--remote-name" || option === "--remote-name-all") remoteName = true;
+    if (option === "--url") {
+      if (!isHttpUrl(value ?? "")) return false;
+      urls.push(value!);
+    }
+    return true;
+  });
+  if (operands === undefined) return undefined;
+  urls.push(...operands.filter(isHttpUrl));
+  if (remoteName) outputs.push(...urls.map((url) => ({ file: urlFileName(url) })));
+  // Each -o takes one URL, in order; the URLs left over print to stdout.
+  while (outputs.length < urls.length) outputs.push("stdout");
+  return { urls, outputs };
+};
+
+const WGET: Options = {
+  // -n takes the letters after it (-nv, -nc, -nd, -nH, -np): one option each.
+  shortWithArg: "OoaiPtTwQelARDIXUBn",
+  longWithArg: names(
+    "--output-document --output-file --append-output --directory-prefix --tries --timeout --wait --quota",
+    "--execute --level --accept --reject --domains --include-directories --exclude-directories --user-agent",
+    "--base --header --referer --limit-rate --max-redirect --ca-certificate --certificate --private-key",
+    "--bind-address --dns-timeout --connect-timeout --read-timeout --waitretry --default-page --progress",
+    "--method --compression",
+  ),
+  stop: names(
+    // Recursion and mirroring fetch a site, not a page.
+    "-r -m -p --recursive --mirror --page-requisites",
+    // A link check, URLs from a file, resuming or backgrounding a download.
+    "--spider -i --input-file -c --continue -b --background",
+    // A request body, credentials.
+    "--post-data --post-file --body-data --body-file --user --password --http-user --http-password",
+    "--ask-password --load-cookies --certificate --private-key",
+  ),
+};
+
+const wget: Fetcher = (args) => {
+  let document: Output | undefined;
+  const operands = options(args, WGET, (option, value) => {
+    if (option === "--method") return value?.toUpperCase() === "GET";
+    if (option === "--header") return !isCredentialHeader(value ?? "");
+    if (option === "-O" || option === "--output-document") {
+      document = value === "-" ? "stdout" : { file: value ?? "" };
+    }
+    return true;
+  });
+  if (operands === undefined) return undefined;
+  const urls = operands.filter(isHttpUrl);
+  // Without -O, wget saves each page under its URL's last segment, a folder's as index.html.
+  const outputs = urls.map((url): Output => document ?? { file: urlFileName(url) || "index.html" });
+  return { urls, outputs };
+};
+
+const HTTPIE: Options = {
+  shortWithArg: "aAopPs",
+  longWithArg: names(
+    "--auth --auth-type --bearer --output --print --history-print --style --session --session-read-only",
+    "--verify --cert --cert-key --cert-key-pass --proxy --timeout --max-redirects --max-headers --pretty",
+    "--format-options --response-charset --response-mime --boundary --default-scheme --ssl --ciphers --raw",
+    "--resolve --interface --http-version",
+  ),
+  stop: names(
+    // Credentials and sessions.
+    "-a -A --auth --auth-type --bearer --session --session-read-only --cert",
+    // A request body: a form, a raw body; JSON asked for: an API.
+    "-j --json -f --form --multipart --raw",
+    // A download, headers only, a request not sent.
+    "-d --download -c --continue -h --headers --offline",
+  ),
+};
+
+const METHODS = names("GET HEAD POST PUT PATCH DELETE OPTIONS");
+
+/**
+ * HTTPie (`http`, `https`) and xh (`xh`, `xhs`): `[METHOD] URL [ITEM…]`, where a URL may leave out its scheme
+ * and an item is a header (`Name:value`), a query parameter (`name==value`) or data (`name=value`, `name:=json`,
+ * `field@file`), which makes the request a POST.
+ */
+const httpie: Fetcher = (args, name) => {
+  let output: Output = "stdout";
+  const operands = options(args, HTTPIE, (option, value) => {
+    if (option === "-o" || option === "--output") output = { file: value ?? "" };
+    return true;
+  });
+  if (operands === undefined) return undefined;
+  let [first, ...items] = operands;
+  if (first !== undefined && METHODS().has(first.toUpperCase())) {
+    if (first.toUpperCase() !== "GET") return undefined;
+    [first, ...items] = items;
+  }
+  if (first === undefined || first.startsWith(":")) return undefined;
+  for (const item of items) {
+    // An item is what its first separator says: `:` a header, `==` a query parameter, `=`, `:=` or `@` data.
+    let at = 0;
+    while (at < item.length && item[at] !== ":" && item[at] !== "=" && item[at] !== "@") at++;
+    if (at === 0 || at === item.length) return undefined;
+    const separator = item.slice(at, at + 2);
+    if (separator === "==") continue;
+    if (item[at] === ":" && separator !== ":=" && !isCredentialHeader(item)) continue;
+    return undefined;
+  }
+  const scheme = name.endsWith("s") ? "https://" : "http://";
+  const url = isHttpUrl(first) ? first : first.includes("://") ? "" : scheme + first;
+  return url === "" ? undefined : { urls: [url], outputs: [output] };
+};
+
+const FETCHERS: ReadonlyMap<string, Fetcher> = new Map([
+  ["curl", curl],
+  ["wget", wget],
+  ["wget2", wget],
+  ["http", httpie],
+  ["https", httpie],
+  ["xh", httpie],
+  ["xhs", httpie],
+]);
+
+/** The file a command's stdout is redirected to, if any. */
+function stdoutFile(command: SimpleCommand): string | undefined {
+  let file: string | undefined;
+  for (const { op, fd, both, target } of command.redirects) {
+    const toFile = op === ">" || op === ">>" ||
+      (op === ">&" && !isDigits(target.text) && target.text !== "-");
+    if (toFile && (fd === 1 || both)) file = target.text;
+  }
+  return file;
+}
+
+/** Whether a page ends up where it is read: on the terminal, or in a file named as a page. */
+function writesPage(output: Output, command: SimpleCommand): boolean {
+  const file = output === "stdout" ? stdoutFile(command) : output.file;
+  return file === undefined || (file !== "/dev/null" && isPageFile(file));
+}
+
+/**
+ * The http(s) URLs a command reads as pages, in order, each once; undefined when it reads none or does
+ * anything more than reading pages.
+ */
+export function shellFetchUrls(command: string): string[] | undefined {
+  // Every URL a fetcher is given here holds "http", or the name of HTTPie or xh: most commands hold neither.
+  if (!command.includes("http") && !command.includes("xh")) return undefined;
+  const pipelines = parse(command);
+  if (pipelines === undefined) return undefined;
+  const urls: string[] = [];
+  for (const pipeline of pipelines) {
+    const [first, ...rest] = pipeline;
+    const head = program(first);
+    if (head === undefined) return undefined;
+    const fetcher = FETCHERS.get(head.name);
+    if (fetcher === undefined) {
+      if (!pipeline.every((command) => NEUTRAL().has(program(command)?.name ?? "-"))) return undefined;
+      continue;
+    }
+    const read = fetcher(head.args, head.name);
+    if (read === undefined || read.urls.length === 0) return undefined;
+    if (!read.urls.every(isPageUrl) || !read.outputs.every((output) => writesPage(output, first))) {
+      return undefined;
+    }
+    if (!rest.every((command) => READERS().has(program(command)?.name ?? "-"))) return undefined;
+    urls.push(...read.urls);
+  }
+  return urls.length === 0 ? undefined : [...new Set(urls)];
+}

@@ -1,0 +1,329 @@
+/**
+ * Web requests that go around the redirect: page reads in Bash (curl, wget, HTTPie, xh) and MCP fetch and browser
+ * tools. Precision first: two lists of realistic commands that name a covered docs host, one that must be
+ * denied and one that never may.
+ */
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { DEFAULT_FETCH_TOOLS } from "../lib/config/types.ts";
+import { urlPath } from "../lib/match/domains.ts";
+import { matchRequest } from "../lib/match/match.ts";
+import { EVENTS, registrationsFor } from "../lib/protocol/events.ts";
+import { buildDenial, takesRequest } from "../lib/redirect/decide.ts";
+import { localQuery } from "../lib/redirect/guidance.ts";
+import {
+  requestIdentity,
+  requestTarget,
+  toolPatternMatches,
+  type WebRequest,
+  webRequestFrom,
+} from "../lib/redirect/request.ts";
+import { shellFetchUrls } from "../lib/redirect/shell_fetch.ts";
+import { config, database, readFixture } from "./helpers.ts";
+
+const gitlab = database({
+  name: "gitlab",
+  keywords: ["gitlab"],
+  domains: ["docs.gitlab.com"],
+  indexName: "gitlab",
+  mcpToolName: "mcp__leann__leann_search",
+  description: "GitLab documentation",
+});
+const kubernetes = database({ name: "kubernetes", keywords: ["k8s"], domains: ["kubernetes.io"] });
+const dotnet = database({ name: "dotnet", keywords: [".net"], domains: ["learn.microsoft.com"] });
+const docs = config([gitlab, kubernetes, dotnet]);
+
+const bash = (command: string) => webRequestFrom("Bash", { command, description: "read the docs" });
+
+/** Each with the pages it reads, in order. */
+const DENIED: [string, string[]][] = [
+  ["curl -s https://docs.gitlab.com/ee/ci/runners/", ["https://docs.gitlab.com/ee/ci/runners/"]],
+  ['curl -sL "https://docs.gitlab.com/ee/ci/yaml/#rules" | head -200', [
+    "https://docs.gitlab.com/ee/ci/yaml/#rules",
+  ]],
+  [
+    'curl -s https://kubernetes.io/docs/concepts/workloads/pods/ | html2text | grep -i -A5 "init container"',
+    ["https://kubernetes.io/docs/concepts/workloads/pods/"],
+  ],
+  [
+    "curl -s https://kubernetes.io/docs/reference/kubectl/ | sed 's/<[^>]*>//g' | grep -v '^\\s*$' | head -80",
+    ["https://kubernetes.io/docs/reference/kubectl/"],
+  ],
+  [
+    "wget -qO- https://learn.microsoft.com/en-us/dotnet/csharp/linq/ | pandoc -f html -t plain | less",
+    ["https://learn.microsoft.com/en-us/dotnet/csharp/linq/"],
+  ],
+  [
+    'wget -q -O - "https://docs.gitlab.com/runner/register/" 2>/dev/null | grep -o "gitlab-runner register[^<]*"',
+    ["https://docs.gitlab.com/runner/register/"],
+  ],
+  [
+    'cd /tmp && curl -sSL -o runners.html https://docs.gitlab.com/ee/ci/runners/ && grep -n "tags" runners.html',
+    ["https://docs.gitlab.com/ee/ci/runners/"],
+  ],
+  ["curl -s https://docs.gitlab.com/ee/api/rest/ > /tmp/rest.md", ["https://docs.gitlab.com/ee/api/rest/"]],
+  ["wget https://docs.gitlab.com/ee/ci/pipelines/index.html", [
+    "https://docs.gitlab.com/ee/ci/pipelines/index.html",
+  ]],
+  ["http --follow docs.gitlab.com/ee/ci/variables/", ["http://docs.gitlab.com/ee/ci/variables/"]],
+  ["https kubernetes.io/docs/tasks/ | head", ["https://kubernetes.io/docs/tasks/"]],
+  [
+    "xh get https://learn.microsoft.com/en-us/aspnet/core/fundamentals/ Accept:text/html | head -50",
+    ["https://learn.microsoft.com/en-us/aspnet/core/fundamentals/"],
+  ],
+  [
+    'timeout 20 curl --compressed -A "Mozilla/5.0" -s https://kubernetes.io/docs/home/',
+    ["https://kubernetes.io/docs/home/"],
+  ],
+  [
+    "LANG=C curl -s 'https://learn.microsoft.com/en-us/dotnet/api/system.string?view=net-8.0' | grep -o '<title>[^<]*'",
+    ["https://learn.microsoft.com/en-us/dotnet/api/system.string?view=net-8.0"],
+  ],
+  [
+    "curl -s https://docs.gitlab.com/ee/ci/ https://docs.gitlab.com/ee/ci/yaml/ | head",
+    ["https://docs.gitlab.com/ee/ci/", "https://docs.gitlab.com/ee/ci/yaml/"],
+  ],
+  ["curl -s https://docs.gitlab.com/llms.txt  # the index of the docs", ["https://docs.gitlab.com/llms.txt"]],
+  ["curl -s https://eu.docs.gitlab.com/ee/ci/ \\\n  | head -40", ["https://eu.docs.gitlab.com/ee/ci/"]],
+  ["curl -X GET -H 'Accept: text/html' https://docs.gitlab.com/ee/ci/", ["https://docs.gitlab.com/ee/ci/"]],
+];
+
+/** Each names a covered docs host, and none only reads a page of it. */
+const NEVER_DENIED = [
+  // The URL is only mentioned.
+  'echo "See https://docs.gitlab.com/ee/ci/runners/ for details" >> NOTES.md',
+  "sed -i 's#https://docs.gitlab.com/ee/#https://docs.gitlab.com/#g' README.md",
+  "ls # curl -s https://kubernetes.io/docs/",
+  'git commit -m "Link https://docs.gitlab.com/ee/ci/ in the README"',
+  "git clone https://docs.gitlab.com/gitlab-org/gitlab-docs.git",
+  "kubectl apply -f https://kubernetes.io/examples/application/deployment.yaml",
+  "grep -rn 'https://kubernetes.io/docs' docs/",
+  // An API call: JSON into jq or python, data, a method, credentials.
+  "curl -s https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.29/swagger.json | jq '.paths | keys'",
+  'curl -s "https://learn.microsoft.com/api/search?search=linq&locale=en-us" | jq ".results[0]"',
+  "curl -s https://docs.gitlab.com/ee/ci/ | python3 -c 'import sys; print(len(sys.stdin.read()))'",
+  `curl -X POST https://learn.microsoft.com/api/feedback -H 'Content-Type: application/json' -d '{"helpful": true}'`,
+  'curl --json \'{"q": "runner"}\' https://docs.gitlab.com/search',
+  "curl -s -H 'PRIVATE-TOKEN: glpat-xxxxxxxxxxxxxxxxxxxx' https://docs.gitlab.com/api/v4/projects",
+  'curl -s -H "Authorization: Bearer $TOKEN" https://docs.gitlab.com/ee/ci/',
+  "curl -u admin:secret https://docs.gitlab.com/ee/",
+  "curl -b session=abc https://docs.gitlab.com/ee/",
+  "curl -X DELETE https://docs.gitlab.com/ee/ci/",
+  "https POST learn.microsoft.com/api/feedback helpful:=true",
+  "http docs.gitlab.com/search q=runner",
+  "http -a user:pass docs.gitlab.com/ee/",
+  "wget --post-data 'q=runner' https://docs.gitlab.com/search",
+  "wget --header='Authorization: token abc' https://docs.gitlab.com/ee/",
+  // A download: a release file, a tarball, an image, a script, data, an installer run by a shell.
+  "curl -s https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.29/swagger.json",
+  "curl -sL https://docs.gitlab.com/runner/install/linux-repository.sh | less",
+  "wget -qO- https://docs.gitlab.com/ee/api/openapi/openapi.yaml | head -50",
+  "curl -fsSL https://docs.gitlab.com/runner/install/linux-repository.sh | sudo bash",
+  "curl -sSf https://kubernetes.io/install | sh",
+  "curl -LO https://kubernetes.io/releases/kubectl-linux-amd64.tar.gz",
+  'curl -L -o gitlab-runner.deb "https://docs.gitlab.com/runner/packages/gitlab-runner_amd64.deb"',
+  "curl -s https://docs.gitlab.com/ee/ci/ -o page.out",
+  "curl -s https://docs.gitlab.com/ee/ci/ > page.bin",
+  "curl -s -o runner.pdf https://docs.gitlab.com/ee/runner.pdf",
+  "wget https://kubernetes.io/images/kubernetes-horizontal-color.png",
+  "wget -c https://docs.gitlab.com/ee/ci/",
+  "curl -s https://kubernetes.io/docs/home/ | tar xz",
+  // A link or header check, a mirror.
+  "curl -sI https://docs.gitlab.com/ee/ci/ | head -1",
+  'curl -s -o /dev/null -w "%{http_code}\\n" https://kubernetes.io/docs/home/',
+  "curl -s https://kubernetes.io/docs/home/ &>/dev/null",
+  "wget --spider https://docs.gitlab.com/ee/ci/",
+  "wget -r -np -k https://docs.gitlab.com/ee/ci/",
+  "http --headers docs.gitlab.com/ee/ci/",
+  // More than a read: builds, installs, other programs, or syntax whose effect is not seen here.
+  "curl -s https://docs.gitlab.com/ee/ci/ > page.html && npm run build",
+  "npm install && curl -s https://docs.gitlab.com/ee/ci/",
+  'DOCS=$(curl -s https://docs.gitlab.com/ee/ci/) && echo "$DOCS" | head',
+  'for u in https://docs.gitlab.com/ee/ci/ https://docs.gitlab.com/ee/api/; do curl -s "$u"; done',
+  "curl -s https://docs.gitlab.com/ee/ci/$SECTION/",
+  "cat <<'EOF' > links.txt\nhttps://docs.gitlab.com/ee/ci/\nEOF",
+  "docker run --rm curlimages/curl -s https://docs.gitlab.com/ee/ci/",
+  'ssh build-host "curl -s https://docs.gitlab.com/ee/ci/"',
+  "sudo curl -s https://docs.gitlab.com/ee/ci/",
+  "(cd /tmp && curl -s https://docs.gitlab.com/ee/ci/)",
+  "curl -K requests.cfg https://docs.gitlab.com/ee/ci/",
+  "curl -s https://docs.gitlab.com/ee/ci/ | xargs -n1 echo",
+  "curl -s 'https://docs.gitlab.com/ee/ci/",
+  "curl -s ftp://docs.gitlab.com/pub/",
+];
+
+Deno.test("shell page reads: every command of the deny list reads its pages, and a covered one is denied", () => {
+  for (const [command, urls] of DENIED) {
+    assertEquals(shellFetchUrls(command), urls, command);
+    const request = bash(command)!;
+    assertEquals(request, { tool: "Bash", command, urls }, command);
+    ok(takesRequest(request, docs), command);
+    ok(matchRequest(request, docs.databases).length > 0, command);
+  }
+});
+
+Deno.test("shell page reads: no command of the never-deny list is denied", () => {
+  for (const command of NEVER_DENIED) {
+    ok(
+      command.includes("docs.gitlab.com") || command.includes("kubernetes.io") || command.includes("learn.m"),
+    );
+    assertEquals(bash(command), undefined, command);
+  }
+});
+
+Deno.test("shell page reads: commands without a web page pass before any parsing, whatever else they hold", () => {
+  for (
+    const command of [
+      "ls -la",
+      "npm test",
+      "git log --oneline -5",
+      "deno task check 2>&1 | tail -20",
+      "cat README.md | grep docs.gitlab.com",
+      "",
+    ]
+  ) assertEquals(bash(command), undefined, command);
+  assertEquals(webRequestFrom("Bash", { command: 42 }), undefined);
+  assertEquals(webRequestFrom("Bash", undefined), undefined);
+});
+
+Deno.test("shell page reads: a page of a host no database covers is read, and passes", () => {
+  const request = bash("curl -s https://developer.mozilla.org/en-US/docs/Web/HTTP | head")!;
+  assertEquals(request.tool, "Bash");
+  assertEquals(matchRequest(request, docs.databases), []);
+  assertEquals(takesRequest(request, docs), false);
+});
+
+Deno.test("fetch_tools: a tool pattern's * matches any run of characters, the rest itself", () => {
+  const cases: [string, string, boolean][] = [
+    ["Bash", "Bash", true],
+    ["Bash", "BashOutput", false],
+    ["mcp__*__fetch", "mcp__fetch__fetch", true],
+    ["mcp__*__fetch", "mcp__plugin_web_fetch__fetch", true],
+    ["mcp__*__fetch", "mcp__fetch__fetch_json", false],
+    ["mcp__*__fetch", "mcp____fetch", true],
+    ["mcp__*__fetch", "mcp__fetch", false],
+    ["mcp__github__*", "mcp__github__get_issue", true],
+    ["*", "anything", true],
+    ["a*b*c", "abc", true],
+    ["a*b*c", "acb", false],
+    ["a*b*b", "ab", false],
+  ];
+  for (const [pattern, tool, expected] of cases) assertEquals(toolPatternMatches(pattern, tool), expected);
+});
+
+Deno.test("MCP fetch tools: a listed tool's url on a covered host is redirected; others pass", () => {
+  const fetch = webRequestFrom("mcp__fetch__fetch", {
+    url: "https://docs.gitlab.com/ee/ci/",
+    max_length: 5000,
+  })!;
+  assertEquals(fetch, { tool: "MCP", name: "mcp__fetch__fetch", url: "https://docs.gitlab.com/ee/ci/" });
+  ok(takesRequest(fetch, docs));
+  const navigate = webRequestFrom("mcp__playwright__browser_navigate", {
+    url: "https://kubernetes.io/docs/",
+  })!;
+  ok(takesRequest(navigate, docs));
+  const plugin = webRequestFrom("mcp__plugin_chrome_chrome-devtools__new_page", {
+    url: "https://kubernetes.io/",
+  })!;
+  ok(takesRequest(plugin, docs));
+  // Not listed, not covered, or no page at all.
+  ok(!takesRequest(webRequestFrom("mcp__github__get_file", { url: "https://docs.gitlab.com/ee/" })!, docs));
+  ok(!takesRequest(webRequestFrom("mcp__fetch__fetch", { url: "https://example.com/" })!, docs));
+  assertEquals(webRequestFrom("mcp__chrome-devtools__navigate_page", { type: "back" }), undefined);
+  assertEquals(webRequestFrom("mcp__fetch__fetch", { url: "  " }), undefined);
+  // fetch_tools narrows what is redirected, Bash included.
+  const narrowed = { ...docs, fetchTools: ["mcp__fetch__fetch"] };
+  ok(takesRequest(fetch, narrowed));
+  ok(!takesRequest(navigate, narrowed));
+  ok(!takesRequest(bash("curl -s https://docs.gitlab.com/ee/ci/")!, narrowed));
+  // WebSearch and WebFetch are always the redirect's, whatever the list says.
+  const webFetch = webRequestFrom("WebFetch", { url: "https://example.com/" })!;
+  ok(takesRequest(webFetch, { ...docs, fetchTools: [] }));
+});
+
+Deno.test("the identity of a retry: the exact command for Bash, tool and URL for an MCP tool", () => {
+  const id = (request: WebRequest | undefined) => requestIdentity(request!);
+  const curl = "curl -s https://docs.gitlab.com/ee/ci/ | head";
+  assertEquals(id(bash(curl)), id(bash(curl)));
+  ok(id(bash(curl)) !== id(bash("curl -s https://docs.gitlab.com/ee/ci/ | head -50")));
+  const url = "https://docs.gitlab.com/ee/ci/";
+  ok(id(bash(`curl -s ${url}`)) !== id(webRequestFrom("WebFetch", { url })));
+  assertEquals(
+    id(webRequestFrom("mcp__fetch__fetch", { url, start_index: 0 })),
+    id(webRequestFrom("mcp__fetch__fetch", { url, start_index: 5000 })),
+  );
+  ok(id(webRequestFrom("mcp__fetch__fetch", { url })) !== id(webRequestFrom("mcp__x__fetch", { url })));
+  ok(id(webRequestFrom("mcp__fetch__fetch", { url })) !== id(webRequestFrom("WebFetch", { url })));
+  assertEquals(requestTarget(bash(curl)!), curl);
+});
+
+Deno.test("the guidance for a page read in Bash or by an MCP tool: why, which tool, and the identical retry", () => {
+  const request = bash("curl -s https://docs.gitlab.com/ee/ci/runners/configure_runners.html | head")!;
+  assertEquals(localQuery(request), "ee ci runners configure runners");
+  const reason = JSON.parse(
+    buildDenial(request, matchRequest(request, docs.databases), { ttlSeconds: 300, retryWillPass: true }),
+  ).hookSpecificOutput.permissionDecisionReason as string;
+  match(
+    reason,
+    /^Local documentation covers https:\/\/docs\.gitlab\.com\/ee\/ci\/runners\/configure_runners\.html \(read by this Bash call\): domain docs\.gitlab\.com matches the "gitlab" docs/,
+  );
+  ok(
+    reason.includes(
+      'mcp__leann__leann_search {"index_name":"gitlab","query":"ee ci runners configure runners"}',
+    ),
+  );
+  match(
+    reason,
+    /repeat this identical Bash command \(same command text\) within 5 minutes and it will be allowed/,
+  );
+
+  const mcp = webRequestFrom("mcp__fetch__fetch", { url: "https://kubernetes.io/docs/concepts/" })!;
+  const mcpReason = JSON.parse(
+    buildDenial(mcp, matchRequest(mcp, docs.databases), { ttlSeconds: 60, retryWillPass: true }),
+  ).hookSpecificOutput.permissionDecisionReason as string;
+  match(
+    mcpReason,
+    /covers https:\/\/kubernetes\.io\/docs\/concepts\/ \(read by this mcp__fetch__fetch call\)/,
+  );
+  match(mcpReason, /mcp__leann__search for "docs concepts"/);
+  match(mcpReason, /repeat this identical mcp__fetch__fetch call \(same URL\) within 1 minute/);
+});
+
+Deno.test("install's PreToolUse matcher covers Bash, the web tools and every default fetch tool, and no other tool", () => {
+  const matcher = EVENTS.PreToolUse.registered.matcher;
+  assertEquals(registrationsFor("claude").find((r) => r.event === "PreToolUse")?.matcher, matcher);
+  // As Claude Code tests a regex matcher (unanchored), and as doctor reads one (whole name).
+  const agent = new RegExp(matcher);
+  const whole = new RegExp(`^(?:${matcher})$`);
+  const named = DEFAULT_FETCH_TOOLS.flatMap((
+    pattern,
+  ) => [pattern.replaceAll("*", "fetch"), pattern.replaceAll("*", "plugin_tools_web")]);
+  for (const tool of ["WebSearch", "WebFetch", ...named]) {
+    ok(agent.test(tool) && whole.test(tool), tool);
+  }
+  for (
+    const tool of ["Read", "Write", "Edit", "Grep", "mcp__docsearch__search", "mcp__leann__leann_search"]
+  ) ok(!agent.test(tool) && !whole.test(tool), tool);
+});
+
+Deno.test("config.example.json shows fetch_tools as the defaults are", () => {
+  const example = JSON.parse(readFixture("../config.example.json"));
+  assertEquals(example.fetch_tools, DEFAULT_FETCH_TOOLS);
+});
+
+Deno.test("a URL's path, read by hand, and the words the guidance searches for", () => {
+  const cases: [string, string | undefined][] = [
+    ["https://docs.gitlab.com/ee/ci/runners/?tab=linux#install", "/ee/ci/runners/"],
+    ["https://docs.gitlab.com", ""],
+    ["https://docs.gitlab.com?q=/x", ""],
+    ["http://user@host:8080/a/b.html", "/a/b.html"],
+    ["docs.gitlab.com/ee/", undefined],
+  ];
+  for (const [url, path] of cases) assertEquals(urlPath(url), path, url);
+  const read = (url: string) => localQuery({ tool: "MCP", name: "mcp__fetch__fetch", url });
+  assertEquals(
+    read("https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle.html#probes"),
+    "docs concepts workloads pods pod lifecycle",
+  );
+  assertEquals(read("https://kubernetes.io/"), "");
+  assertEquals(read("not a url"), "not a url");
+});
