@@ -26,7 +26,7 @@ import {
   layoutOf,
   ourCommand,
   type Scope,
-  SCOPES,
+  scopesOf,
   type Settings,
   settingsPath,
   withRegistration,
@@ -78,10 +78,10 @@ const pathOf = (agent: Agent, scope: Scope) => settingsPath(agent, scope, ENV, "
 
 type Key = `${Agent}/${Scope}`;
 
-/** All six settings files doctor looks at; those not given do not exist. */
+/** All the settings files doctor looks at; those not given do not exist. */
 function machine(texts: Partial<Record<Key, string | { readError: string }>> = {}): SettingsFile[] {
   return AGENTS.flatMap((agent) =>
-    SCOPES.map((scope) => {
+    scopesOf(agent).map((scope) => {
       const given = texts[`${agent}/${scope}`];
       const path = pathOf(agent, scope);
       if (given === undefined) return { agent, scope, path };
@@ -874,4 +874,115 @@ Deno.test("registration: Claude Code's disableAllHooks, decided by the most spec
     allOff({ "claude/user": registered(COMMAND), "ripperdoc/user": '{"disableAllHooks": true}' }),
     [],
   );
+});
+
+// ---- Gemini CLI and Qwen Code -----------------------------------------------------------------------------
+
+Deno.test("registration: Gemini CLI and Qwen Code registered as install writes them are ok, in their own files", () => {
+  const checks = registrationChecks(
+    machine({ "gemini/user": registered(COMMAND, "gemini"), "qwen/project": registered(COMMAND, "qwen") }),
+    SELF,
+    facts([BIN]),
+  );
+  const gemini = named(checks, "Gemini CLI, user scope");
+  assertEquals(gemini.status, "ok", gemini.message);
+  match(gemini.message, /registered for all 6 events/);
+  ok(gemini.message.includes("/home/u/.gemini/settings.json"), gemini.message);
+  const qwen = named(checks, "Qwen Code, project scope");
+  assertEquals(qwen.status, "ok", qwen.message);
+  match(qwen.message, /registered for all 9 events/);
+  assertEquals(checks.length, 2);
+});
+
+Deno.test("registration: a Gemini CLI settings file with comments is read as Gemini CLI reads it", () => {
+  const text = registered(COMMAND, "gemini").replace("{", "{\n  // my settings\n  /* and more */");
+  assertEquals(only(registrationChecks(machine({ "gemini/user": text }), SELF, facts([BIN]))).status, "ok");
+  // Claude Code does not read comments: the same is a file it cannot read.
+  const claude = registered(COMMAND).replace("{", "{ // mine");
+  const checks = registrationChecks(machine({ "claude/user": claude }), SELF, facts([BIN]));
+  match(named(checks, "Claude Code, user scope").message, /invalid JSON at line 1, column 3/);
+});
+
+Deno.test("registration: Gemini CLI's matcher and timeouts are judged in its names and milliseconds", () => {
+  const narrow = only(registrationChecks(
+    machine({
+      "gemini/user": edited(
+        COMMAND,
+        (s) => (ourGroup(s, "BeforeTool").matcher = "google_web_search"),
+        "gemini",
+      ),
+    }),
+    SELF,
+    facts([BIN]),
+  ));
+  assertEquals(narrow.status, "warn");
+  match(
+    narrow.message,
+    /the BeforeTool matcher "google_web_search" does not cover both google_web_search and web_fetch/,
+  );
+  match(narrow.fix!, /^docsearch-hook install --agent gemini$/);
+  // Seconds written where Gemini CLI counts milliseconds.
+  const seconds = only(registrationChecks(
+    machine({
+      "gemini/project": edited(COMMAND, (s) => (ourHandler(s, "SessionEnd").timeout = 1), "gemini"),
+    }),
+    SELF,
+    facts([BIN]),
+  ));
+  assertEquals(seconds.status, "warn");
+  match(seconds.message, /SessionEnd has a 1 ms timeout, not 1000 ms/);
+  match(seconds.fix!, /^docsearch-hook install --scope project --agent gemini$/);
+});
+
+Deno.test("registration: Gemini CLI's hooksConfig.enabled and Qwen Code's disableAllHooks, where they are registered", () => {
+  const allOff = (texts: Parameters<typeof machine>[0], agent: string) =>
+    registrationChecks(machine(texts), SELF, facts([BIN])).filter((check) =>
+      check.name === `${agent}, all hooks`
+    );
+  const gemini = registered(COMMAND, "gemini");
+  const [off] = allOff(
+    { "gemini/user": gemini, "gemini/project": '{"hooksConfig": {"enabled": false}}' },
+    "Gemini CLI",
+  );
+  assertEquals(off.status, "fail");
+  ok(off.message.startsWith(`"hooksConfig.enabled": false in ${pathOf("gemini", "project")}`), off.message);
+  ok(off.fix?.includes('set "hooksConfig.enabled" to true'), off.fix);
+  // Its older versions' switch, inside `hooks`.
+  const legacy = edited(COMMAND, (s) => Object.assign(s.hooks!, { enabled: false }), "gemini");
+  assertEquals(allOff({ "gemini/user": legacy }, "Gemini CLI").length, 1);
+  // The project turns it back on.
+  assertEquals(
+    allOff({ "gemini/user": legacy, "gemini/project": '{"hooksConfig": {"enabled": true}}' }, "Gemini CLI"),
+    [],
+  );
+  // Not registered with Gemini CLI: its switch is none of our business.
+  assertEquals(
+    allOff(
+      { "claude/user": registered(COMMAND), "gemini/user": '{"hooksConfig": {"enabled": false}}' },
+      "Gemini CLI",
+    ),
+    [],
+  );
+  const qwen = edited(COMMAND, (s) => (s.disableAllHooks = true), "qwen");
+  const [qwenOff] = allOff({ "qwen/user": qwen }, "Qwen Code");
+  assertEquals(qwenOff.status, "fail");
+  ok(qwenOff.fix?.includes('remove "disableAllHooks"'), qwenOff.fix);
+});
+
+Deno.test("mcp: a server in Gemini CLI's settings serves the tool by either agent's name for it", () => {
+  const GEMINI = "/home/u/.gemini/settings.json";
+  const tools = config([
+    database({ name: "a", mcpToolName: "mcp_leann_leann_search" }),
+    database({ name: "b", mcpToolName: "mcp__docsearch__search" }),
+    database({ name: "c", mcpToolName: "mcp_wiki_lookup" }),
+  ]);
+  const checks = mcpChecks(
+    tools,
+    [{ name: "leann", source: GEMINI }, { name: "docsearch", source: GEMINI }],
+    [CLAUDE_JSON, GEMINI],
+  );
+  assertFixes(checks);
+  assertEquals(checks.map((check) => check.status), ["ok", "ok", "fail"], JSON.stringify(checks, null, 2));
+  ok(checks[0].message.includes(GEMINI), checks[0].message);
+  match(checks[2].message, /no MCP server "wiki" is configured/);
 });

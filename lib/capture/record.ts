@@ -3,19 +3,34 @@ import type { Config } from "../config/types.ts";
 import type { Env } from "../paths.ts";
 import type { HookEvent } from "../protocol/event.ts";
 import { stringField } from "../protocol/event.ts";
-import { eventSpec } from "../protocol/events.ts";
+import { type Agent, eventSpec } from "../protocol/events.ts";
 import type { RedirectDecision } from "../redirect/decide.ts";
-import { requestTarget, type WebRequest } from "../redirect/request.ts";
+import { requestTarget, requestTool, type WebRequest } from "../redirect/request.ts";
 import type { EventRecord } from "../state/store.ts";
 import { decisionObservation, type Observation, observe } from "./observe.ts";
 import type { Redactor } from "./redact.ts";
 
 const DAY_MS = 86_400_000;
 
-/** Which agent runs the hook, from the variables each sets for its hooks. */
-export function agentOf(env: Env): string {
-  if (env("RIPPERDOC_PROJECT_DIR") || env("RIPPERDOC_SESSION_ID")) return "ripperdoc";
-  if (env("CLAUDE_PROJECT_DIR") || env("CLAUDECODE")) return "claude-code";
+/** How the sessions table names each agent. */
+const RECORDED: Readonly<Record<Agent, string>> = {
+  claude: "claude-code",
+  ripperdoc: "ripperdoc",
+  gemini: "gemini-cli",
+  qwen: "qwen-code",
+};
+
+/**
+ * Which agent runs the hook: the one the event's shape tells, else the one the variables it sets for its hooks
+ * tell. Qwen Code sets Gemini CLI's and Claude Code's too, Gemini CLI and Ripperdoc Claude Code's, for hooks
+ * written for those: the most specific goes first.
+ */
+export function agentOf(env: Env, agent?: Agent): string {
+  if (agent !== undefined) return RECORDED[agent];
+  if (env("QWEN_PROJECT_DIR")) return RECORDED.qwen;
+  if (env("GEMINI_PROJECT_DIR")) return RECORDED.gemini;
+  if (env("RIPPERDOC_PROJECT_DIR") || env("RIPPERDOC_SESSION_ID")) return RECORDED.ripperdoc;
+  if (env("CLAUDE_PROJECT_DIR") || env("CLAUDECODE")) return RECORDED.claude;
   return "unknown";
 }
 
@@ -62,7 +77,7 @@ export function eventRecord(input: RecordInput): EventRecord {
     session: {
       sessionId: event.sessionId,
       cwd: event.cwd,
-      agent: agentOf(input.env),
+      agent: agentOf(input.env, event.agent),
       at: now,
       source: start ? stringField(event.raw, "source") ?? "startup" : undefined,
       ended: name === "SessionEnd",
@@ -72,7 +87,7 @@ export function eventRecord(input: RecordInput): EventRecord {
     denied: decision?.action === "deny" && request !== undefined
       ? {
         requestKey: decision.requestKey,
-        tool: request.tool,
+        tool: requestTool(request),
         request: input.redactor.redact(requestTarget(request)),
         databases: decision.matches.map((m) => ({ name: m.database.name, mcpTool: m.database.mcpToolName })),
       }
@@ -80,7 +95,9 @@ export function eventRecord(input: RecordInput): EventRecord {
     escapedKey: decision?.action === "allow" && decision.why === "escape-hatch"
       ? decision.requestKey
       : undefined,
-    calledTool: name === "PostToolUse" || name === "PostToolUseFailure" ? event.toolName : undefined,
+    calledTool: name === "PostToolUse" || name === "PostToolUseFailure"
+      ? event.calledAs ?? event.toolName
+      : undefined,
     pruneBefore: start ? now - capture.retentionDays * DAY_MS : undefined,
     denialsBefore: start ? now - config.escapeHatchTtlSeconds * 1000 : undefined,
     hookMs: input.hookMs,

@@ -125,7 +125,8 @@ function fileContent(path: string, content: string | undefined, limit: number, r
 function toolText(event: HookEvent, redactor: Redactor): string {
   const input = event.toolInput;
   const tool = event.toolName ?? "";
-  const path = firstString(input, ["file_path", "notebook_path", "path"]) ?? "";
+  // Gemini CLI's and Qwen Code's tools also call a path `dir_path` or `absolute_path`.
+  const path = firstString(input, ["file_path", "notebook_path", "path", "dir_path", "absolute_path"]) ?? "";
   const shownPath = excerpt(path, 300, redactor);
   switch (tool) {
     case "Write": {
@@ -160,7 +161,11 @@ function toolText(event: HookEvent, redactor: Redactor): string {
     case "Glob":
     case "Grep": {
       const pattern = excerpt(str(input, "pattern") ?? "", 200, redactor);
-      const where = excerpt(firstString(input, ["path", "glob", "include"]) ?? "", 200, redactor);
+      const where = excerpt(
+        firstString(input, ["path", "glob", "include", "dir_path", "include_pattern"]) ?? "",
+        200,
+        redactor,
+      );
       return where ? `${pattern} in ${where}` : pattern;
     }
     case "WebSearch":

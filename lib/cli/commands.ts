@@ -27,7 +27,8 @@ const installOptions = {
   agent: {
     type: "string",
     value: "AGENT",
-    description: "claude (default) or ripperdoc (~/.ripperdoc/hooks.json, .ripperdoc/hooks[.local].json)",
+    description:
+      "claude (default), ripperdoc (~/.ripperdoc/hooks.json, .ripperdoc/hooks[.local].json), gemini or qwen (~/.gemini/settings.json, ~/.qwen/settings.json and the project's; no local scope)",
   },
   settings: { type: "string", value: "PATH", description: "this settings file instead of the scope's" },
   commands: { type: "boolean", description: "only the /docsearch:* slash commands" },
@@ -100,14 +101,14 @@ const COMMANDS = {
     summary:
       "register the hook in the agent's settings, create the config, add the /docsearch:* slash commands",
     usage:
-      "docsearch-hook install [--scope user|project|local] [--agent claude|ripperdoc] [--settings PATH] [--commands] [--mcp] [--dry-run]",
+      "docsearch-hook install [--scope user|project|local] [--agent claude|ripperdoc|gemini|qwen] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: installOptions,
     run: async (args) => (await import("../commands/install.ts")).install(args, processContext()),
   }),
   uninstall: command({
     summary: "remove what install added to the agent's settings, and the slash commands",
     usage:
-      "docsearch-hook uninstall [--scope user|project|local] [--agent claude|ripperdoc] [--settings PATH] [--commands] [--mcp] [--dry-run]",
+      "docsearch-hook uninstall [--scope user|project|local] [--agent claude|ripperdoc|gemini|qwen] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: installOptions,
     run: async (args) => (await import("../commands/install.ts")).uninstall(args, processContext()),
   }),

@@ -21,14 +21,30 @@ import {
   type SettingsFile,
 } from "../doctor/checks.ts";
 import { mcpConfigPath } from "../install/mcp.ts";
-import { AGENTS, hookCommand, ourCommand, SCOPES, settingsPath } from "../install/settings.ts";
+import {
+  AGENTS,
+  COMMENTED,
+  hookCommand,
+  ourCommand,
+  SCOPES,
+  scopesOf,
+  settingsPath,
+  withoutComments,
+} from "../install/settings.ts";
 import { type Env, homeDir, isAbsolute, join, stateDir } from "../paths.ts";
 import { syntaxProblem } from "../json_problems.ts";
 import { killSwitchOn } from "../switches/switches.ts";
 import { VERSION } from "../version.ts";
 import { hookOutput, indexesUnder, processDeps } from "./hook.ts";
-import { reachableDatabases } from "../docs/built_in.ts";
+import {
+  builtInToolName,
+  PLUGIN_NAME,
+  reachableDatabases,
+  SERVER_NAME,
+  withBuiltInTool,
+} from "../docs/built_in.ts";
 import { selfCommand } from "../install/self.ts";
+import { type EnabledPlugin, enabledPlugin, installedPluginsPath } from "../install/plugin.ts";
 
 export interface DoctorArgs {
   values: { json?: boolean; config?: string };
@@ -106,7 +122,12 @@ function settingsFiles(projectDir: string, { env, os }: CommandContext): Setting
   );
 }
 
-function mcpCheckList(config: Config, projectDir: string, { env, os }: CommandContext): Check[] {
+function mcpCheckList(
+  config: Config,
+  projectDir: string,
+  { env, os }: CommandContext,
+  plugin: EnabledPlugin | undefined,
+): Check[] {
   const claudeJson = mcpConfigPath("claude", env, os);
   const projectJson = join(os, projectDir, ".mcp.json");
   const unreadable: Check[] = [];
@@ -125,11 +146,31 @@ function mcpCheckList(config: Config, projectDir: string, { env, os }: CommandCo
     }
     return text;
   };
+  // Claude Code calls a plugin's server `plugin:<plugin>:<server>`.
+  const fromPlugin = plugin === undefined
+    ? []
+    : [{ name: `plugin:${PLUGIN_NAME}:${SERVER_NAME}`, source: `the plugin ${plugin.id}` }];
+  // Gemini CLI and Qwen Code list theirs in their settings files, comments and all; the registration lines
+  // already say when one cannot be read.
+  const agentFiles = COMMENTED.flatMap((agent) =>
+    scopesOf(agent).flatMap((scope) => settingsPath(agent, scope, env, os, projectDir) ?? [])
+  ).flatMap((path) => {
+    const { text } = readText(path);
+    return text === undefined ? [] : [{ path, text: withoutComments(text) }];
+  });
   const servers = [
     ...(claudeJson ? mcpServersIn(text(claudeJson), claudeJson, projectDir) : []),
     ...mcpServersIn(text(projectJson), projectJson),
+    ...fromPlugin,
+    ...agentFiles.flatMap((file) => mcpServersIn(file.text, file.path)),
   ];
-  return [...unreadable, ...mcpChecks(config, servers, [...(claudeJson ? [claudeJson] : []), projectJson])];
+  const lookedIn = [
+    ...(claudeJson ? [claudeJson] : []),
+    projectJson,
+    ...fromPlugin.map((server) => server.source),
+    ...agentFiles.map((file) => file.path),
+  ];
+  return [...unreadable, ...mcpChecks(config, servers, lookedIn)];
 }
 
 const size = (bytes: number) =>
@@ -382,19 +423,31 @@ export async function run({ values }: DoctorArgs, ctx: CommandContext): Promise<
   const self = selfCommand(ctx);
   const own = hookCommand(self, os);
   const selfRegistered = ourCommand(own) ?? { program: self[0] };
+  const settings = settingsFiles(projectDir, ctx);
+  const installed = installedPluginsPath(env, os);
+  const plugin = enabledPlugin(
+    settings.filter((file) => file.agent === "claude"),
+    installed === undefined ? undefined : readText(installed).text,
+  );
+  // The plugin's launcher sets DOCSEARCH_PLUGIN for the hook it runs: the agent knows the built-in search by
+  // the plugin's name for it, which the checks and the self-test use as the hook would.
+  const agent: CommandContext = plugin === undefined || env("DOCSEARCH_PLUGIN")
+    ? ctx
+    : { ...ctx, env: (key) => key === "DOCSEARCH_PLUGIN" ? PLUGIN_NAME : env(key) };
   // The lookup every command makes (commandConfig), but in the context's environment.
-  const { location, config } = commandConfig(values.config, projectDir, env, os);
+  const { location, config: resolved } = commandConfig(values.config, projectDir, env, os);
+  const config = { ...resolved, databases: withBuiltInTool(resolved.databases, builtInToolName(agent.env)) };
   const files = fileFacts(ctx);
   const checks: Check[] = [
     binaryCheck(self),
-    ...registrationChecks(settingsFiles(projectDir, ctx), selfRegistered, files, own),
+    ...registrationChecks(settings, selfRegistered, files, own, plugin),
     ...configChecks(config, location.paths, location.explicit),
     ...duplicateKeywordChecks(config),
     ...databaseChecks(config, homeDir(env, os), files, os, stateDir(env, os)),
-    ...mcpCheckList(config, projectDir, ctx),
+    ...mcpCheckList(config, projectDir, ctx, plugin),
     await stateCheck(STATE_LOCK_WAIT_MS, ctx),
     killSwitchCheck(env),
-    await selfTest(values.config, config, ctx),
+    await selfTest(values.config, config, agent),
   ];
   const failed = checks.some((check) => check.status === "fail");
   ctx.stdout(

@@ -21,6 +21,7 @@ import {
   planCommands,
   planInstall,
   planUninstall,
+  refuseBesidePlugin,
   removableCommands,
   target,
 } from "../install/plan.ts";
@@ -131,6 +132,7 @@ function mcpRemoval(removal: McpRemoval, ctx: CommandContext): { preview: string
 export function install({ values }: InstallArgs, ctx: CommandContext): number {
   checkFlags(values);
   const where = target(values, ctx);
+  refuseBesidePlugin(where, ctx);
   if (values.commands) {
     const plan = planCommands(onlyCommandsDir(where), where, ctx);
     ctx.stdout(values["dry-run"] ? describeCommands(plan) : writeCommands(plan));

@@ -7,14 +7,18 @@ import { builtInIndex, indexFileIn, NEXT_STEP } from "../docs/built_in.ts";
 import type { OS } from "../paths.ts";
 import {
   AGENT_NAMES,
+  COMMENTED,
   type Found,
   type OurCommand,
   parseSettings,
   registrationsIn,
   type Scope,
+  type Settings,
   SettingsError,
 } from "../install/settings.ts";
+import { agentToolName, DIALECTS } from "../protocol/agents.ts";
 import { type Agent, BACKGROUND_HOOKS, type Registration, registrationsFor } from "../protocol/events.ts";
+import type { EnabledPlugin } from "../install/plugin.ts";
 
 export type Status = "ok" | "warn" | "fail";
 
@@ -66,15 +70,47 @@ function isThis(found: OurCommand, self: OurCommand, files: FileFacts): boolean 
   return located !== undefined && files.same(located, self.program);
 }
 
-const coversWebTools = (matcher: string | undefined) => {
+/** Whether a matcher covers both web tools, by the agent's names for them. */
+const coversWebTools = (matcher: string | undefined, agent: Agent) => {
   if (matcher === undefined || matcher === "" || matcher === "*") return true;
   try {
     const pattern = new RegExp(`^(?:${matcher})$`);
-    return pattern.test("WebSearch") && pattern.test("WebFetch");
+    return pattern.test(agentToolName(agent, "WebSearch")) && pattern.test(agentToolName(agent, "WebFetch"));
   } catch {
     return false;
   }
 };
+
+/** The agent's own switch for all its hooks, as one file sets it: `"<key>": <value>`, and whether that is off. */
+interface HooksSwitch {
+  key: string;
+  value: boolean;
+  off: boolean;
+}
+
+const booleanIn = (record: unknown, key: string): boolean | undefined => {
+  const value = typeof record === "object" && record !== null
+    ? (record as Record<string, unknown>)[key]
+    : undefined;
+  return typeof value === "boolean" ? value : undefined;
+};
+
+/**
+ * Claude Code's and Qwen Code's `disableAllHooks`; Gemini CLI's `hooksConfig.enabled` (`hooks.enabled` in its
+ * older versions). Ripperdoc has none.
+ */
+function hooksSwitch(agent: Agent, settings: Settings): HooksSwitch | undefined {
+  if (agent === "claude" || agent === "qwen") {
+    const off = settings.disableAllHooks;
+    return off === undefined ? undefined : { key: "disableAllHooks", value: off, off };
+  }
+  if (agent !== "gemini") return undefined;
+  for (const parent of ["hooksConfig", "hooks"]) {
+    const on = booleanIn(settings[parent], "enabled");
+    if (on !== undefined) return { key: `${parent}.enabled`, value: on, off: !on };
+  }
+  return undefined;
+}
 
 interface Read {
   file: SettingsFile;
@@ -82,8 +118,8 @@ interface Read {
   /** Why the file cannot be read as settings, and what to do. */
   error?: string;
   hint?: string;
-  /** Claude Code's `disableAllHooks`, where the file sets it. */
-  allOff?: boolean;
+  /** The agent's switch for all hooks, where the file sets it. */
+  switch?: HooksSwitch;
 }
 
 function read(file: SettingsFile, own: string | undefined): Read | undefined {
@@ -92,8 +128,8 @@ function read(file: SettingsFile, own: string | undefined): Read | undefined {
   }
   if (file.text === undefined) return undefined;
   try {
-    const settings = parseSettings(file.text, file.path);
-    return { file, found: registrationsIn(settings, own), allOff: settings.disableAllHooks };
+    const settings = parseSettings(file.text, file.path, COMMENTED.includes(file.agent));
+    return { file, found: registrationsIn(settings, own), switch: hooksSwitch(file.agent, settings) };
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
     return { file, found: [], error: error.message, hint: error.hint };
@@ -127,7 +163,7 @@ function fileCheck(
     );
   }
   const registrations = registrationsFor(file.agent);
-  const expected = registrations.map((registration) => registration.event);
+  const expected = registrations.map((registration) => registration.entry.event);
   const perEvent = new Map<string, number>();
   for (const entry of found) perEvent.set(entry.event, (perEvent.get(entry.event) ?? 0) + 1);
   const twice = [...perEvent].filter(([, n]) => n > 1).map(([event]) => event);
@@ -148,11 +184,13 @@ function fileCheck(
       again,
     );
   }
-  const pre = found.find((entry) => entry.event === "PreToolUse");
-  if (pre !== undefined && !coversWebTools(pre.matcher)) {
+  const preToolUse = registrations.find((registration) => registration.event === "PreToolUse")!.entry.event;
+  const pre = found.find((entry) => entry.event === preToolUse);
+  if (pre !== undefined && !coversWebTools(pre.matcher, file.agent)) {
+    const tools = ["WebSearch", "WebFetch"].map((tool) => agentToolName(file.agent, tool)).join(" and ");
     return warn(
       name,
-      `the PreToolUse matcher "${pre.matcher}" does not cover both WebSearch and WebFetch${where}`,
+      `the ${preToolUse} matcher "${pre.matcher}" does not cover both ${tools}${where}`,
       again,
     );
   }
@@ -182,18 +220,19 @@ function staleEntries(
 ): string | undefined {
   const waited: string[] = [];
   const background: string[] = [];
+  const unit = DIALECTS[agent].timeoutUnit;
   // Grouped by the timeout they have and should have: an older install's three entries make one phrase.
   const timeouts = new Map<string, string[]>();
   for (const entry of found) {
-    const registration = registrations.find((r) => r.event === entry.event);
+    const registration = registrations.find((r) => r.entry.event === entry.event);
     if (registration === undefined) continue;
     // An agent without background hooks (Ripperdoc) ignores `async`: what an entry says about it changes nothing.
     if (BACKGROUND_HOOKS[agent] && (entry.async === true) !== registration.async) {
       (entry.async === true ? background : waited).push(entry.event);
     }
-    if (entry.timeout !== registration.timeout) {
-      const has = entry.timeout === undefined ? "no timeout" : `a ${entry.timeout} s timeout`;
-      const key = `${has}, not ${registration.timeout} s`;
+    if (entry.timeout !== registration.entry.timeout) {
+      const has = entry.timeout === undefined ? "no timeout" : `a ${entry.timeout} ${unit} timeout`;
+      const key = `${has}, not ${registration.entry.timeout} ${unit}`;
       timeouts.set(key, [...timeouts.get(key) ?? [], entry.event]);
     }
   }
@@ -209,18 +248,46 @@ function staleEntries(
 }
 
 /**
+ * The Claude Code plugin, which registers docsearch-hook too: a line of its own, and a warning where a settings
+ * file registers it as well, since Claude Code then runs every event twice.
+ */
+function pluginChecks(plugin: EnabledPlugin, reads: readonly Read[]): Check[] {
+  const where = [plugin.version, plugin.installPath].filter(Boolean).join(", ");
+  const checks = [ok(
+    "Claude Code plugin",
+    `${plugin.id} is enabled (${plugin.path}): it runs docsearch-hook on every event, with its MCP server and ` +
+      `the /docsearch: commands${where ? ` (${where})` : ""}`,
+  )];
+  const also = reads.filter((r) => r.file.agent === "claude" && r.found.length > 0);
+  if (also.length > 0) {
+    checks.push(warn(
+      "Claude Code, registered twice",
+      `by the plugin ${plugin.id} and in ${
+        also.map((r) => r.file.path).join(" and ")
+      }: every event runs twice`,
+      `keep the plugin and take the settings' entries out: ${
+        also.map((r) => `docsearch-hook uninstall${scopeFlags("claude", r.file.scope)}`).join("; ")
+      }`,
+    ));
+  }
+  return checks;
+}
+
+/**
  * One line per settings file that registers docsearch-hook or is unreadable, then what spans files: the same
  * agent told to run two different commands, or no registration anywhere. `own` is the command this
- * docsearch-hook registers, ours whatever its program's name.
+ * docsearch-hook registers, ours whatever its program's name; `plugin` the enabled Claude Code plugin.
  */
 export function registrationChecks(
   settings: readonly SettingsFile[],
   self: OurCommand,
   files: FileFacts,
   own?: string,
+  plugin?: EnabledPlugin,
 ): Check[] {
   const reads = settings.flatMap((file) => read(file, own) ?? []);
   const checks = reads.flatMap((r) => fileCheck(r, self, files) ?? []);
+  if (plugin !== undefined) checks.push(...pluginChecks(plugin, reads));
   for (const agent of new Set(reads.map((r) => r.file.agent))) {
     const registered = reads.filter((r) => r.file.agent === agent && r.found.length > 0);
     // The agent runs an identical command once however many files name it; different ones all run.
@@ -234,23 +301,33 @@ export function registrationChecks(
       ));
     }
   }
-  // Claude Code's own switch for every hook: the most specific file that sets it decides.
-  const specific =
-    ["local", "project", "user"].flatMap((scope) =>
-      reads.filter((r) => r.file.agent === "claude" && r.file.scope === scope && r.allOff !== undefined)
+  // An agent's own switch for every hook, where docsearch-hook is registered: the most specific file decides.
+  const registeredWith = new Set([
+    ...reads.filter((r) => r.found.length > 0).map((r) => r.file.agent),
+    ...(plugin === undefined ? [] : ["claude" as const]),
+  ]);
+  for (const agent of registeredWith) {
+    const specific = ["local", "project", "user"].flatMap((scope) =>
+      reads.filter((r) =>
+        r.file.agent === agent && r.file.scope === scope && r.switch !== undefined
+      )
     )[0];
-  if (specific?.allOff) {
+    if (!specific?.switch?.off) continue;
+    const { key, value } = specific.switch;
+    const path = specific.file.path;
     checks.push(fail(
-      "Claude Code, all hooks",
-      `"disableAllHooks": true in ${specific.file.path}: Claude Code runs no hook at all`,
-      `remove "disableAllHooks" from ${specific.file.path} (or set it to false)`,
+      `${AGENT_NAMES[agent]}, all hooks`,
+      `"${key}": ${value} in ${path}: ${AGENT_NAMES[agent]} runs no hook at all`,
+      key === "disableAllHooks"
+        ? `remove "disableAllHooks" from ${path} (or set it to false)`
+        : `set "${key}" to true in ${path}`,
     ));
   }
-  if (!reads.some((r) => r.found.length > 0)) {
+  if (plugin === undefined && !reads.some((r) => r.found.length > 0)) {
     checks.push(fail(
       "registration",
       "docsearch-hook is not registered with any agent: it never runs",
-      "docsearch-hook install (add --scope project or --agent ripperdoc as needed)",
+      "docsearch-hook install (add --scope project, or --agent ripperdoc|gemini|qwen, as needed)",
     ));
   }
   return checks;
@@ -363,8 +440,9 @@ export interface McpServer {
   source: string;
 }
 
-/** Claude Code names a server's tools `mcp__<server>__<tool>`, with characters outside [A-Za-z0-9_-] as `_`. */
-const toolPrefix = (server: string) => `mcp__${server.replace(/[^A-Za-z0-9_-]/g, "_")}__`;
+/** Whether `tool` is one of the server's, as any agent names them (`mcp__<server>__…`, `mcp_<server>_…`). */
+const isToolOf = (tool: string, server: string) =>
+  Object.values(DIALECTS).some((dialect) => tool.startsWith(dialect.mcpTool(server, "")));
 
 export function mcpChecks(
   config: Config,
@@ -378,19 +456,23 @@ export function mcpChecks(
   return [...byTool].map(([tool, databases]) => {
     const name = `MCP tool ${tool}`;
     const used = `used by ${databases.join(", ")}`;
-    if (!tool.startsWith("mcp__")) {
-      return warn(name, `not an MCP tool name (${used})`, 'set "mcp_tool_name" to mcp__<server>__<tool>');
+    if (!tool.startsWith("mcp_")) {
+      return warn(
+        name,
+        `not an MCP tool name (${used})`,
+        'set "mcp_tool_name" to mcp__<server>__<tool> (Gemini CLI: mcp_<server>_<tool>)',
+      );
     }
-    const server = servers.find((candidate) => tool.startsWith(toolPrefix(candidate.name)));
+    const server = servers.find((candidate) => isToolOf(tool, candidate.name));
     if (server !== undefined) {
       return ok(name, `server "${server.name}" is configured in ${server.source} (${used})`);
     }
-    const guess = tool.slice(5).split("__")[0];
+    const guess = tool.startsWith("mcp__") ? tool.slice(5).split("__")[0] : tool.slice(4).split("_")[0];
     // Every web search these databases match is denied and sent to a tool the agent does not have.
     return fail(
       name,
-      `no MCP server "${guess}" is configured for Claude Code (${used}; looked in ${lookedIn.join(", ")})`,
-      `add it (claude mcp add ${guess} -- <its command>), or set "mcp_tool_name" to a tool you have`,
+      `no MCP server "${guess}" is configured (${used}; looked in ${lookedIn.join(", ")})`,
+      `add it (claude mcp add ${guess} -- <its command>, or in the agent's settings), or set "mcp_tool_name" to a tool you have`,
     );
   });
 }

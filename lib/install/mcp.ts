@@ -6,7 +6,14 @@
 import { z } from "zod";
 import { jsonPath } from "../json_problems.ts";
 import { type Env, homeDir, join, type OS } from "../paths.ts";
-import { type Agent, type Merge, ourCommand, type Settings, SettingsError } from "./settings.ts";
+import {
+  type Agent,
+  agentUserDir,
+  type Merge,
+  ourCommand,
+  type Settings,
+  SettingsError,
+} from "./settings.ts";
 import { commandLine } from "./shell.ts";
 import { SERVER_NAME } from "../docs/built_in.ts";
 
@@ -14,7 +21,7 @@ import { SERVER_NAME } from "../docs/built_in.ts";
  * The file holding the agent's user-scope MCP servers. Claude Code: `~/.claude.json`, where
  * `claude mcp add --scope user` writes, and `$CLAUDE_CONFIG_DIR/.claude.json` when that is set (Claude Code
  * moves the file with the rest of its configuration). Ripperdoc: `~/.ripperdoc/mcp.json`, the user scope of
- * its own `/mcp` screen.
+ * its own `/mcp` screen. Gemini CLI and Qwen Code: their user settings file, which holds the hooks too.
  */
 export function mcpConfigPath(agent: Agent, env: Env, os: OS): string | undefined {
   const home = homeDir(env, os);
@@ -22,30 +29,37 @@ export function mcpConfigPath(agent: Agent, env: Env, os: OS): string | undefine
     const dir = env("CLAUDE_CONFIG_DIR") || home;
     return dir === undefined ? undefined : join(os, dir, ".claude.json");
   }
-  return home === undefined ? undefined : join(os, home, ".ripperdoc", "mcp.json");
-}
-
-/** What `claude mcp add --scope user docsearch -- <command> mcp` writes. */
-export interface ServerEntry {
-  type: "stdio";
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-}
-
-/** The entry that runs `self` (the words that run this docsearch-hook) with `mcp`; no shell is involved. */
-export function serverEntry(self: readonly string[]): ServerEntry {
-  const [command, ...args] = self;
-  return { type: "stdio", command, args: [...args, "mcp"], env: {} };
+  const dir = agentUserDir(agent, env, os);
+  return dir === undefined ? undefined : join(os, dir, agent === "ripperdoc" ? "mcp.json" : "settings.json");
 }
 
 /**
- * Claude Code reads `mcpServers` only. Ripperdoc reads both `servers` and `mcpServers` (its `/mcp` screen
- * writes the one the file already has, `servers` in a new file).
+ * What `claude mcp add --scope user docsearch -- <command> mcp` writes; Gemini CLI and Qwen Code take a stdio
+ * server as its `command` and `args` alone.
+ */
+export interface ServerEntry {
+  type?: "stdio";
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+/** The entry that runs `self` (the words that run this docsearch-hook) with `mcp`; no shell is involved. */
+export function serverEntry(self: readonly string[], agent: Agent = "claude"): ServerEntry {
+  const [command, ...args] = self;
+  const entry = { command, args: [...args, "mcp"] };
+  return agent === "claude" || agent === "ripperdoc" ? { type: "stdio", ...entry, env: {} } : entry;
+}
+
+/**
+ * Claude Code, Gemini CLI and Qwen Code read `mcpServers` only. Ripperdoc reads both `servers` and
+ * `mcpServers` (its `/mcp` screen writes the one the file already has, `servers` in a new file).
  */
 const SERVER_LISTS: Record<Agent, readonly string[]> = {
   claude: ["mcpServers"],
   ripperdoc: ["servers", "mcpServers"],
+  gemini: ["mcpServers"],
+  qwen: ["mcpServers"],
 };
 
 const stdioSchema = z.looseObject({
@@ -174,7 +188,7 @@ export function withMcpServer(
   const list = (copy[home] ??= {}) as ServerList;
   const earlier = list[SERVER_NAME] as Record<string, unknown> | undefined;
   const env = listSchema.safeParse(earlier?.env);
-  list[SERVER_NAME] = { ...earlier, ...own, env: env.success ? env.data : own.env };
+  list[SERVER_NAME] = { ...earlier, ...own, ...(env.success ? { env: env.data } : {}) };
   return { settings: copy, changed: !sameMeaning(settings, copy), removed: removed + (earlier ? 1 : 0) };
 }
 

@@ -7,23 +7,28 @@ import type { CommandContext } from "../cli/context.ts";
 import { Problem, UsageError } from "../errors.ts";
 import { userConfigPath } from "../config/layers.ts";
 import { readIfExists } from "../files.ts";
-import { claudeUserDir, join } from "../paths.ts";
+import { join } from "../paths.ts";
 import { planSettings, type SettingsPlan } from "./json_file.ts";
 import { mcpConfigPath, serverEntry, withMcpServer, withoutMcpServer } from "./mcp.ts";
 import { selfCommand } from "./self.ts";
 import {
   type Agent,
   AGENT_NAMES,
+  agentProjectDir,
   AGENTS,
+  agentUserDir,
+  COMMENTED,
   hookCommand,
   type Merge,
   type Scope,
   SCOPES,
+  scopesOf,
   settingsPath,
   withoutRegistration,
   withRegistration,
 } from "./settings.ts";
-import { isOurFile, slashCommandFiles } from "./slash_commands.ts";
+import { agentSlashCommandFiles, isOurFile } from "./slash_commands.ts";
+import { enabledPlugin, installedPluginsPath } from "./plugin.ts";
 
 export interface InstallFlags {
   commands?: boolean;
@@ -70,6 +75,11 @@ export function target(values: InstallFlags, ctx: CommandContext): Target {
   const agent = oneOf("agent", AGENTS, values.agent, "claude");
   const projectDir = (agent === "claude" && ctx.env("CLAUDE_PROJECT_DIR")) || ctx.cwd;
   const scope = oneOf("scope", SCOPES, values.scope, "user");
+  if (!scopesOf(agent).includes(scope) && !values.settings) {
+    throw new UsageError(
+      `${AGENT_NAMES[agent]} has no ${scope} settings file: --scope ${scopesOf(agent).join(" or ")}`,
+    );
+  }
   return {
     agent,
     scope,
@@ -83,12 +93,12 @@ const NO_HOME = "HOME is not set";
 
 // ---- slash commands --------------------------------------------------------------------------------------
 
-/** Only Claude Code has slash commands; the local scope has no folder for them. */
+/** Ripperdoc has no slash commands; the local scope has no folder for them. */
 function commandsDir(agent: Agent, scope: Scope, projectDir: string, { env, os }: CommandContext) {
-  if (agent !== "claude") return { skipped: `${AGENT_NAMES[agent]} has no slash commands of ours` };
+  if (agent === "ripperdoc") return { skipped: `${AGENT_NAMES[agent]} has no slash commands of ours` };
   if (scope === "local") return { skipped: "the local scope has no slash-command folder" };
-  if (scope === "project") return join(os, projectDir, ".claude", "commands");
-  const dir = claudeUserDir(env, os);
+  if (scope === "project") return join(os, agentProjectDir(agent, os, projectDir), "commands");
+  const dir = agentUserDir(agent, env, os);
   return dir === undefined
     ? { skipped: `${NO_HOME}, so there is no user folder for them` }
     : join(os, dir, "commands");
@@ -109,7 +119,7 @@ interface Placed {
 
 /** Each file at its place in `dir`, with what is there now (read once). */
 function place(dir: string, where: Target, ctx: CommandContext): Placed[] {
-  return slashCommandFiles(where.self).map((file) => {
+  return agentSlashCommandFiles(where.self, where.agent).map((file) => {
     const path = join(ctx.os, dir, file.path);
     return { path, text: file.text, existing: readIfExists(path) };
   });
@@ -161,12 +171,22 @@ function mcpFile(agent: Agent, { env, os }: CommandContext): string {
   return path;
 }
 
+/** How the agent's files are read, and planned after `first` when that changes the same file. */
+const options = (agent: Agent, path: string, first?: SettingsPlan) => ({
+  comments: COMMENTED.includes(agent),
+  ...(first?.path === path ? { after: first } : {}),
+});
+
 /** Undefined when the file does not exist. */
-function planMcpRemoval(where: Target, ctx: CommandContext) {
+function planMcpRemoval(where: Target, ctx: CommandContext, first?: SettingsPlan) {
   const path = mcpFile(where.agent, ctx);
   if (readIfExists(path) === undefined) return undefined;
-  const own = serverEntry(where.self);
-  return planSettings(path, (s) => withoutMcpServer(s, own, where.agent, path, ctx.os));
+  const own = serverEntry(where.self, where.agent);
+  return planSettings(
+    path,
+    (s) => withoutMcpServer(s, own, where.agent, path, ctx.os),
+    options(where.agent, path, first),
+  );
 }
 
 /** A reminder is no reason to fail: a file that cannot be read is for `uninstall --mcp` to report. */
@@ -196,12 +216,15 @@ export interface InstallPlan {
 export function planInstall(values: InstallFlags, where: Target, ctx: CommandContext): InstallPlan {
   const { agent } = where;
   const command = hookCommand(where.self, ctx.os);
-  const settings = planSettings(settingsFile(values, where, ctx), (s) => withRegistration(s, command, agent));
+  const path = settingsFile(values, where, ctx);
+  const settings = planSettings(path, (s) => withRegistration(s, command, agent), options(agent, path));
   const mcpPath = values.mcp ? mcpFile(agent, ctx) : undefined;
-  const own = serverEntry(where.self);
+  const own = serverEntry(where.self, agent);
+  // Gemini CLI and Qwen Code keep their servers in the user settings file, beside the hooks.
   const mcp = mcpPath === undefined
     ? undefined
-    : planSettings(mcpPath, (s) => withMcpServer(s, own, agent, mcpPath, ctx.os));
+    : planSettings(mcpPath, (s) =>
+      withMcpServer(s, own, agent, mcpPath, ctx.os), options(agent, mcpPath, settings));
   const userConfig = userConfigPath(ctx.env, ctx.os);
   const config = userConfig !== undefined && readIfExists(userConfig) === undefined ? userConfig : undefined;
   const dir = where.commandsDir;
@@ -231,11 +254,44 @@ export function planUninstall(values: InstallFlags, where: Target, ctx: CommandC
   const own = hookCommand(where.self, ctx.os);
   const settings = readIfExists(path) === undefined
     ? undefined
-    : planSettings(path, (s) => withoutRegistration(s, own));
+    : planSettings(path, (s) => withoutRegistration(s, own), options(where.agent, path));
   const dir = where.commandsDir;
   const removable = typeof dir === "string" ? removableCommands(dir, where, ctx) : [];
   const mcp: McpRemoval = values.mcp
-    ? { requested: true, path: mcpFile(where.agent, ctx), plan: planMcpRemoval(where, ctx) }
+    ? { requested: true, path: mcpFile(where.agent, ctx), plan: planMcpRemoval(where, ctx, settings) }
     : { requested: false, stillIn: stillRegistered(where, ctx) ? mcpFile(where.agent, ctx) : undefined };
   return { path, settings, removable, mcp };
+}
+
+// ---- the Claude Code plugin -------------------------------------------------------------------------------
+
+/** Read for a refusal only: a file that cannot be read enables nothing here (install reports the settings). */
+function readQuietly(path: string | undefined): string | undefined {
+  try {
+    return path === undefined ? undefined : readIfExists(path);
+  } catch (error) {
+    if (error instanceof Problem) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Claude Code runs an enabled plugin's hooks, MCP server and slash commands beside the settings' own: with the
+ * docsearch plugin enabled, registering docsearch-hook in the settings too would run every event twice.
+ */
+export function refuseBesidePlugin(where: Target, ctx: CommandContext): void {
+  if (where.agent !== "claude") return;
+  const files = SCOPES.flatMap((scope) => {
+    const path = settingsPath("claude", scope, ctx.env, ctx.os, where.projectDir);
+    return path === undefined ? [] : [{ scope, path, text: readQuietly(path) }];
+  });
+  const plugin = enabledPlugin(files, readQuietly(installedPluginsPath(ctx.env, ctx.os)));
+  if (plugin === undefined) return;
+  throw new Problem(
+    `the Claude Code plugin ${plugin.id} is enabled (${plugin.path}): it runs docsearch-hook on every event ` +
+      "already, with its MCP server and the /docsearch: commands, and registering them here too would run " +
+      "each event twice; nothing was changed",
+    "keep the plugin, which needs nothing more (`install.sh --no-register` installs only the binary, for your " +
+      `shell); or, to register this docsearch-hook instead, remove it first: claude plugin uninstall ${plugin.id}`,
+  );
 }

@@ -15,9 +15,51 @@ export { type Agent, AGENTS, registrationsFor };
 export const SCOPES = ["user", "project", "local"] as const;
 export type Scope = typeof SCOPES[number];
 
-export const AGENT_NAMES: Record<Agent, string> = { claude: "Claude Code", ripperdoc: "Ripperdoc" };
+export const AGENT_NAMES: Record<Agent, string> = {
+  claude: "Claude Code",
+  ripperdoc: "Ripperdoc",
+  gemini: "Gemini CLI",
+  qwen: "Qwen Code",
+};
 
-/** The settings file of one agent and scope; undefined for the user scope when there is no home directory. */
+/** Each agent's folder, in the home folder and in a project. */
+const AGENT_DIRS: Record<Agent, string> = {
+  claude: ".claude",
+  ripperdoc: ".ripperdoc",
+  gemini: ".gemini",
+  qwen: ".qwen",
+};
+
+/** The agent's settings file of each scope (relative to its folder), and which scopes it has. */
+const SETTINGS_FILES: Record<Agent, Partial<Record<Scope, string>>> = {
+  claude: { user: "settings.json", project: "settings.json", local: "settings.local.json" },
+  ripperdoc: { user: "hooks.json", project: "hooks.json", local: "hooks.local.json" },
+  gemini: { user: "settings.json", project: "settings.json" },
+  qwen: { user: "settings.json", project: "settings.json" },
+};
+
+/** The scopes the agent has a settings file for. */
+export const scopesOf = (agent: Agent): Scope[] => SCOPES.filter((scope) => SETTINGS_FILES[agent][scope]);
+
+/**
+ * The agent's folder in the home folder: `~/.claude` (all of it elsewhere when CLAUDE_CONFIG_DIR is set),
+ * `~/.gemini` (under GEMINI_CLI_HOME when that is set: Gemini CLI takes it for the home folder), `~/.ripperdoc`,
+ * `~/.qwen`. Undefined when there is no home folder.
+ */
+export function agentUserDir(agent: Agent, env: Env, os: OS): string | undefined {
+  if (agent === "claude") return claudeUserDir(env, os);
+  const home = (agent === "gemini" && env("GEMINI_CLI_HOME")) || homeDir(env, os);
+  return home ? join(os, home, AGENT_DIRS[agent]) : undefined;
+}
+
+/** The agent's folder in a project. */
+export const agentProjectDir = (agent: Agent, os: OS, projectDir: string): string =>
+  join(os, projectDir, AGENT_DIRS[agent]);
+
+/**
+ * The settings file of one agent and scope; undefined for the user scope when there is no home directory, and
+ * for a scope the agent has no file for (scopesOf).
+ */
 export function settingsPath(
   agent: Agent,
   scope: Scope,
@@ -25,18 +67,10 @@ export function settingsPath(
   os: OS,
   projectDir: string,
 ): string | undefined {
-  const home = homeDir(env, os);
-  if (agent === "claude") {
-    if (scope !== "user") {
-      return join(os, projectDir, ".claude", scope === "project" ? "settings.json" : "settings.local.json");
-    }
-    const dir = claudeUserDir(env, os);
-    return dir === undefined ? undefined : join(os, dir, "settings.json");
-  }
-  if (scope !== "user") {
-    return join(os, projectDir, ".ripperdoc", scope === "project" ? "hooks.json" : "hooks.local.json");
-  }
-  return home ? join(os, home, ".ripperdoc", "hooks.json") : undefined;
+  const file = SETTINGS_FILES[agent][scope];
+  if (file === undefined) return undefined;
+  const dir = scope === "user" ? agentUserDir(agent, env, os) : agentProjectDir(agent, os, projectDir);
+  return dir === undefined ? undefined : join(os, dir, file);
 }
 
 /** `<program words> hook`, quoted for the agent's shell on `os`. */
@@ -97,14 +131,60 @@ export function ourCommand(command: string): OurCommand | undefined {
 
 const handlerSchema = z.looseObject({ type: z.string(), command: z.string().optional() });
 const groupSchema = z.looseObject({ matcher: z.string().optional(), hooks: z.array(handlerSchema) });
+
+/** Gemini CLI's own settings that its older versions keep in `hooks`, beside the event lists. */
+const HOOKS_SETTINGS = ["enabled", "disabled", "notifications"];
+
 const settingsSchema = z.looseObject({
-  hooks: z.record(z.string(), z.array(groupSchema)).optional(),
+  hooks: z.object(Object.fromEntries(HOOKS_SETTINGS.map((key) => [key, z.unknown().optional()]))).catchall(
+    z.array(groupSchema),
+  ).optional(),
   disableAllHooks: z.boolean().optional(),
 });
 
 type Handler = z.infer<typeof handlerSchema>;
 type Group = z.infer<typeof groupSchema>;
-export type Settings = z.infer<typeof settingsSchema>;
+/** As settingsSchema checks it, `hooks` typed by its event lists: HOOKS_SETTINGS are only carried along. */
+export interface Settings {
+  hooks?: Record<string, Group[]>;
+  disableAllHooks?: boolean;
+  [key: string]: unknown;
+}
+
+/** The event lists of a `hooks` object. */
+const eventLists = (hooks: Settings["hooks"]) =>
+  Object.entries(hooks ?? {}).filter(([key]) => !HOOKS_SETTINGS.includes(key)) as [string, Group[]][];
+
+/** Gemini CLI and Qwen Code read their settings files with comments (JSONC). */
+export const COMMENTED: readonly Agent[] = ["gemini", "qwen"];
+
+/**
+ * The text with its line and block comments blanked out, strings left alone: what a JSONC reader parses.
+ * Spaces keep every other character where it was, so a syntax error's line and column stay right.
+ */
+export function withoutComments(text: string): string {
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const char = text[i];
+    if (char === '"') {
+      let end = i + 1;
+      while (end < text.length && text[end] !== '"' && text[end] !== "\n") end += text[end] === "\\" ? 2 : 1;
+      out += text.slice(i, end + 1);
+      i = end + 1;
+    } else if (char === "/" && (text[i + 1] === "/" || text[i + 1] === "*")) {
+      const close = text[i + 1] === "/" ? "\n" : "*/";
+      const at = text.indexOf(close, i + 2);
+      const end = at === -1 ? text.length : close === "\n" ? at : at + 2;
+      out += text.slice(i, end).replace(/[^\n\r]/g, " ");
+      i = end;
+    } else {
+      out += char;
+      i++;
+    }
+  }
+  return out;
+}
 
 /** A settings file that cannot be merged into safely; nothing is written. */
 export class SettingsError extends Error {
@@ -119,8 +199,9 @@ export class SettingsError extends Error {
 /**
  * The file's own object (not zod's copy, so key order and unknown fields stay as written), once zod has
  * confirmed that the parts install touches have the shape the agent expects. An empty file is empty settings.
+ * `comments`: the agent reads the file with comments (COMMENTED).
  */
-export function parseSettings(text: string, file: string): Settings {
+export function parseSettings(text: string, file: string, comments = false): Settings {
   if (text.trim() === "") return {};
   if (text.startsWith("\uFEFF")) {
     throw new SettingsError(
@@ -128,11 +209,12 @@ export function parseSettings(text: string, file: string): Settings {
       "save the file as UTF-8 without a BOM",
     );
   }
+  const json = comments ? withoutComments(text) : text;
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = JSON.parse(json);
   } catch (error) {
-    throw new SettingsError(syntaxProblem(file, text, error));
+    throw new SettingsError(syntaxProblem(file, json, error));
   }
   const checked = settingsSchema.safeParse(raw);
   if (!checked.success) {
@@ -147,6 +229,12 @@ export function parseSettings(text: string, file: string): Settings {
  * it the same way, but a rewrite would change the user's file. Only asked when there is something to write.
  */
 export function checkRewritable(text: string, file: string): void {
+  if (withoutComments(text) !== text) {
+    throw new SettingsError(
+      `${file}: has comments, which the agent reads but a rewrite would drop`,
+      "add the entries by hand (README: Registering by hand), or remove the comments and run this again",
+    );
+  }
   const inexact = inexactNumber(text);
   if (inexact === undefined) return;
   const at = lineAndColumn(text, inexact.offset);
@@ -203,7 +291,7 @@ function strip(settings: Settings, own: string | undefined): Stripped {
   const at = new Map<string, number>();
   const custom = new Map<string, OurCommand>();
   let removed = 0;
-  for (const [event, groups] of Object.entries(copy.hooks ?? {})) {
+  for (const [event, groups] of eventLists(copy.hooks)) {
     const kept: Group[] = [];
     for (const group of groups) {
       const handlers = group.hooks.filter((handler) => {
@@ -241,7 +329,7 @@ function handlerFor(registration: Registration, command: string): Handler {
   return {
     type: "command",
     command,
-    timeout: registration.timeout,
+    timeout: registration.entry.timeout,
     ...(registration.async ? { async: true } : {}),
   };
 }
@@ -265,14 +353,15 @@ export function withRegistration(settings: Settings, command: string, agent: Age
   const { settings: next, removed, at, custom } = strip(settings, command);
   const hooks = next.hooks ??= {};
   for (const registration of registrationsFor(agent)) {
-    const { before, after } = custom.get(registration.event) ?? {};
+    const { event, matcher } = registration.entry;
+    const { before, after } = custom.get(event) ?? {};
     const line = [before, command, after].filter(Boolean).join(" ");
     const group: Group = {
-      ...(registration.matcher === undefined ? {} : { matcher: registration.matcher }),
+      ...(matcher === undefined ? {} : { matcher }),
       hooks: [handlerFor(registration, line)],
     };
-    const groups = hooks[registration.event] ??= [];
-    groups.splice(at.get(registration.event) ?? groups.length, 0, group);
+    const groups = hooks[event] ??= [];
+    groups.splice(at.get(event) ?? groups.length, 0, group);
   }
   // An entry of ours under an event this agent no longer gets (another agent's list) leaves nothing behind.
   dropEmptied(next, at.keys());
@@ -301,7 +390,7 @@ export interface Found {
 }
 
 export function registrationsIn(settings: Settings, own?: string): Found[] {
-  return Object.entries(settings.hooks ?? {}).flatMap(([event, groups]) =>
+  return eventLists(settings.hooks).flatMap(([event, groups]) =>
     groups.flatMap((group) =>
       group.hooks.flatMap((handler) => {
         const ours = ourHandler(handler, own);

@@ -1,20 +1,31 @@
 /**
  * The hook's input boundary. Events are read leniently by hand rather than with zod: this runs on every
  * agent event and zod's import alone would double the start-up time. Anything missing or of the wrong
- * type is treated as absent, and the hook then allows (fails open).
+ * type is treated as absent, and the hook then allows (fails open). Every agent's event is read in Claude
+ * Code's shape (agents.ts).
  */
 import { concatBytes } from "../bytes.ts";
 import { messageOf } from "../errors.ts";
+import { canonicalEvent } from "./agents.ts";
+import type { Agent } from "./events.ts";
 
 export interface HookEvent {
+  /** Set where the event's shape tells the agent (Gemini CLI, Qwen Code); its answer is written for it. */
+  agent?: Agent;
+  /** Claude Code's name for the event, whatever the agent calls it; the tool names below are Claude Code's too. */
   hookEventName: string;
   /** Data, never part of a path; "" when the agent sent none. */
   sessionId: string;
   cwd?: string;
   toolName?: string;
+  /**
+   * The tool's name as the agent gave it, where that is not Claude Code's: the name the model called it by, which
+   * is the one a redirect told it (Gemini CLI's `mcp_docsearch_search`).
+   */
+  calledAs?: string;
   toolInput?: Record<string, unknown>;
   toolUseId?: string;
-  /** The whole payload, for event-specific fields. */
+  /** The whole payload in Claude Code's shape, for event-specific fields. */
   raw: Record<string, unknown>;
 }
 
@@ -45,20 +56,31 @@ export function parseHookEvent(text: string, parsed?: { value: unknown }): Event
     }
   }
   if (!isRecord(raw)) return { ok: false, problem: "input on stdin is not a JSON object" };
-  const hookEventName = stringField(raw, "hook_event_name");
-  if (hookEventName === undefined) return { ok: false, problem: "input has no hook_event_name" };
+  if (stringField(raw, "hook_event_name") === undefined) {
+    return { ok: false, problem: "input has no hook_event_name" };
+  }
+  const { agent, payload } = canonicalEvent(raw);
+  const calledAs = stringField(raw, "tool_name");
+  return { ok: true, event: eventOf(payload, agent, calledAs) };
+}
+
+function eventOf(
+  raw: Record<string, unknown>,
+  agent: Agent | undefined,
+  calledAs: string | undefined,
+): HookEvent {
   const toolInput = raw.tool_input;
+  const toolName = stringField(raw, "tool_name");
   return {
-    ok: true,
-    event: {
-      hookEventName,
-      sessionId: stringField(raw, "session_id") ?? "",
-      cwd: stringField(raw, "cwd"),
-      toolName: stringField(raw, "tool_name"),
-      toolInput: isRecord(toolInput) ? toolInput : undefined,
-      toolUseId: stringField(raw, "tool_use_id"),
-      raw,
-    },
+    ...(agent === undefined ? {} : { agent }),
+    hookEventName: stringField(raw, "hook_event_name")!,
+    sessionId: stringField(raw, "session_id") ?? "",
+    cwd: stringField(raw, "cwd"),
+    toolName,
+    ...(calledAs === toolName ? {} : { calledAs }),
+    toolInput: isRecord(toolInput) ? toolInput : undefined,
+    toolUseId: stringField(raw, "tool_use_id"),
+    raw,
   };
 }
 

@@ -1,18 +1,24 @@
 /**
  * The agent events docsearch-hook knows, in one table: what the hook answers, what it captures, whether the
  * agent waits for it, and how install registers it for each agent. The hook, capture, install, doctor, stats
- * and the tests all read it rather than keep lists of their own. Plain data and no imports: the hook reads it
- * on every event.
+ * and the tests all read it rather than keep lists of their own. Events go by Claude Code's names; how other
+ * agents name them is in agents.ts. Plain data but for that: the hook reads it on every event.
  */
+import { agentEventName, agentMatcher, DIALECTS } from "./agents.ts";
 
-export const AGENTS = ["claude", "ripperdoc"] as const;
+export const AGENTS = ["claude", "ripperdoc", "gemini", "qwen"] as const;
 export type Agent = typeof AGENTS[number];
 
 /**
- * Whether the agent can run a hook in the background (Claude Code's `"async": true`); Ripperdoc runs every
+ * Whether the agent can run a hook in the background (`"async": true`); Ripperdoc and Gemini CLI run every
  * hook in turn.
  */
-export const BACKGROUND_HOOKS: Readonly<Record<Agent, boolean>> = { claude: true, ripperdoc: false };
+export const BACKGROUND_HOOKS: Readonly<Record<Agent, boolean>> = {
+  claude: true,
+  ripperdoc: false,
+  gemini: false,
+  qwen: true,
+};
 
 export interface EventSpec {
   /**
@@ -41,6 +47,26 @@ export interface EventSpec {
 }
 
 /**
+ * The tools PreToolUse acts on: the web tools, Bash (the hook passes a command that reads no web page before it
+ * reads its config) and the default `fetch_tools` MCP tools under any server name (DEFAULT_FETCH_TOOLS in
+ * config/types.ts). One alternative per tool, so that an agent's own names can replace Claude Code's
+ * (agents.ts).
+ */
+const MCP_PAGE_TOOLS = [
+  "fetch",
+  "fetch_html",
+  "fetch_markdown",
+  "fetch_txt",
+  "browser_navigate",
+  "puppeteer_navigate",
+  "navigate_page",
+  "new_page",
+  "firecrawl_scrape",
+];
+const PAGE_TOOLS = ["WebSearch", "WebFetch", "Bash", ...MCP_PAGE_TOOLS.map((tool) => `^mcp__.*__${tool}$`)]
+  .join("|");
+
+/**
  * In the order install writes them. The answers are waited for, so their timeouts are short. The ends of a
  * turn, a subagent and the session are waited for too, tens of milliseconds each: `claude -p` kills background
  * hooks still running when it exits, so headless sessions would lose their end. SessionEnd's timeout stays
@@ -52,19 +78,29 @@ export const EVENTS = {
     answer: "decision",
     captured: false,
     sync: true,
-    registered: { matcher: "WebSearch|WebFetch", timeout: 10 },
+    registered: { matcher: PAGE_TOOLS, timeout: 10 },
   },
   UserPromptSubmit: { answer: "context", captured: false, sync: true, registered: { timeout: 10 } },
   SessionStart: { answer: "context", captured: true, sync: true, registered: { timeout: 10 } },
   PostToolUse: { captured: true, sync: false, registered: { matcher: "*", timeout: 30 } },
+  // Ripperdoc has none; Gemini CLI reports a failed tool in its AfterTool, which the hook reads as this event.
   PostToolUseFailure: {
     captured: true,
     sync: false,
-    registered: { matcher: "*", timeout: 30, agents: ["claude"] },
+    registered: { matcher: "*", timeout: 30, agents: ["claude", "qwen"] },
   },
   Stop: { captured: true, sync: true, registered: { timeout: 10 } },
-  SubagentStop: { captured: true, sync: true, registered: { timeout: 10 } },
-  PreCompact: { captured: true, sync: false, registered: { timeout: 30 } },
+  SubagentStop: {
+    captured: true,
+    sync: true,
+    registered: { timeout: 10, agents: ["claude", "ripperdoc", "qwen"] },
+  },
+  // Gemini CLI's PreCompress comes before every turn, whether it compresses or not.
+  PreCompact: {
+    captured: true,
+    sync: false,
+    registered: { timeout: 30, agents: ["claude", "ripperdoc", "qwen"] },
+  },
   SessionEnd: { captured: true, sync: true, registered: { timeout: 1 } },
   // An agent runs a hook in turn unless told otherwise.
   Notification: { captured: false, sync: true },
@@ -80,21 +116,33 @@ export function eventSpec(name: string): EventSpec | undefined {
 /** One entry install writes for an agent. */
 export interface Registration {
   event: EventName;
+  /** Claude Code's tool names. */
   matcher?: string;
+  /** Seconds. */
   timeout: number;
-  /** Claude Code's `"async": true`: the agent does not wait. */
+  /** `"async": true`: the agent does not wait. */
   async: boolean;
+  /** The same in the agent's vocabulary: its names for the event and the tools, its unit for the timeout. */
+  entry: { event: string; matcher?: string; timeout: number };
 }
 
 export function registrationsFor(agent: Agent): Registration[] {
-  return Object.entries(EVENTS).flatMap(([event, spec]: [string, EventSpec]) => {
+  const perSecond = DIALECTS[agent].timeoutUnit === "ms" ? 1000 : 1;
+  return Object.entries(EVENTS).flatMap(([name, spec]: [string, EventSpec]) => {
     const registered = spec.registered;
     if (registered === undefined || !(registered.agents ?? AGENTS).includes(agent)) return [];
+    const event = name as EventName;
+    const matcher = registered.matcher;
     return [{
-      event: event as EventName,
-      ...(registered.matcher === undefined ? {} : { matcher: registered.matcher }),
+      event,
+      ...(matcher === undefined ? {} : { matcher }),
       timeout: registered.timeout,
       async: !spec.sync && BACKGROUND_HOOKS[agent],
+      entry: {
+        event: agentEventName(agent, event),
+        ...(matcher === undefined ? {} : { matcher: agentMatcher(agent, matcher) }),
+        timeout: registered.timeout * perSecond,
+      },
     }];
   });
 }

@@ -1,0 +1,310 @@
+/**
+ * install / uninstall for Gemini CLI and Qwen Code: where their files are, the merge into a settings file that
+ * holds much more than hooks (and, for them, the MCP server too), comments, and the slash commands; as pure
+ * functions and in process on a temp machine.
+ */
+import { deepStrictEqual as assertEquals, match, ok, throws } from "node:assert/strict";
+import { parse as parseToml } from "smol-toml";
+import { install, uninstall } from "../lib/commands/install.ts";
+import { UsageError } from "../lib/errors.ts";
+import { mcpConfigPath, serverEntry, withMcpServer } from "../lib/install/mcp.ts";
+import {
+  checkRewritable,
+  parseSettings,
+  registrationsIn,
+  type Settings,
+  SettingsError,
+  settingsPath,
+  withoutComments,
+  withoutRegistration,
+  withRegistration,
+} from "../lib/install/settings.ts";
+import { agentSlashCommandFiles, isOurFile } from "../lib/install/slash_commands.ts";
+import type { Env } from "../lib/paths.ts";
+import { registrationsFor } from "../lib/protocol/events.ts";
+import { machine, tree } from "./command_context.ts";
+import { backupsOf, listDir } from "./helpers.ts";
+
+const envOf = (vars: Record<string, string>): Env => (name) => vars[name];
+const COMMAND = "/home/me/.local/bin/docsearch-hook hook";
+
+/** A Gemini CLI settings file as people have them: much more than hooks, a hook of their own, an MCP server. */
+const USER_TEXT = JSON.stringify(
+  {
+    general: { vimMode: true, preferredEditor: "vim" },
+    model: { name: "gemini-2.5-pro" },
+    mcpServers: { leann: { command: "leann_mcp" } },
+    hooksConfig: { enabled: true, notifications: false },
+    hooks: {
+      // Older versions keep the hooks system's own settings here, beside the event lists.
+      enabled: true,
+      disabled: ["secret-scanner"],
+      BeforeTool: [{
+        matcher: "write_file|replace",
+        hooks: [{
+          name: "secret-scanner",
+          type: "command",
+          command: "$GEMINI_PROJECT_DIR/.gemini/hooks/scan.sh",
+        }],
+      }],
+    },
+  },
+  null,
+  2,
+) + "\n";
+const GEMINI_SETTINGS: Settings = parseSettings(USER_TEXT, "/home/me/.gemini/settings.json", true);
+
+// ---- where ---------------------------------------------------------------------------------------------------
+
+Deno.test("settingsPath: Gemini CLI's user and project settings.json (under GEMINI_CLI_HOME when set), no local", () => {
+  const env = envOf({ HOME: "/home/me" });
+  assertEquals(settingsPath("gemini", "user", env, "linux", "/p"), "/home/me/.gemini/settings.json");
+  assertEquals(settingsPath("gemini", "project", env, "linux", "/p"), "/p/.gemini/settings.json");
+  assertEquals(settingsPath("gemini", "local", env, "linux", "/p"), undefined);
+  assertEquals(
+    settingsPath(
+      "gemini",
+      "user",
+      envOf({ HOME: "/home/me", GEMINI_CLI_HOME: "/profiles/work" }),
+      "linux",
+      "/p",
+    ),
+    "/profiles/work/.gemini/settings.json",
+  );
+  assertEquals(
+    settingsPath("gemini", "user", envOf({ USERPROFILE: "C:\\Users\\me" }), "windows", "D:\\p"),
+    "C:\\Users\\me\\.gemini\\settings.json",
+  );
+});
+
+Deno.test("settingsPath: Qwen Code's user and project settings, no local", () => {
+  const env = envOf({ HOME: "/home/me", GEMINI_CLI_HOME: "/elsewhere" });
+  assertEquals(settingsPath("qwen", "user", env, "linux", "/p"), "/home/me/.qwen/settings.json");
+  assertEquals(settingsPath("qwen", "project", env, "linux", "/p"), "/p/.qwen/settings.json");
+  assertEquals(settingsPath("qwen", "local", env, "linux", "/p"), undefined);
+});
+
+Deno.test("mcpConfigPath and serverEntry: Gemini CLI and Qwen Code keep servers in their user settings, as command and args", () => {
+  const env = envOf({ HOME: "/home/me" });
+  assertEquals(mcpConfigPath("gemini", env, "linux"), "/home/me/.gemini/settings.json");
+  assertEquals(mcpConfigPath("qwen", env, "linux"), "/home/me/.qwen/settings.json");
+  for (const agent of ["gemini", "qwen"] as const) {
+    assertEquals(serverEntry(["/bin/docsearch-hook"], agent), {
+      command: "/bin/docsearch-hook",
+      args: ["mcp"],
+    });
+  }
+  assertEquals(serverEntry(["/bin/docsearch-hook"], "claude").type, "stdio");
+});
+
+// ---- the merge ---------------------------------------------------------------------------------------------
+
+Deno.test("withRegistration: Gemini CLI's 6 events beside everything else in its settings, which come back on removal", () => {
+  const merge = withRegistration(GEMINI_SETTINGS, COMMAND, "gemini");
+  assertEquals(merge.changed, true);
+  const hooks = merge.settings.hooks as Record<string, unknown>;
+  // Its own keys and the user's hook stay where they were; ours follow.
+  assertEquals(Object.keys(hooks), [
+    "enabled",
+    "disabled",
+    "BeforeTool",
+    "BeforeAgent",
+    "SessionStart",
+    "AfterTool",
+    "AfterAgent",
+    "SessionEnd",
+  ]);
+  const { hooks: _, ...rest } = merge.settings;
+  const { hooks: __, ...before } = GEMINI_SETTINGS;
+  assertEquals(rest, before);
+  const found = registrationsIn(merge.settings);
+  assertEquals(
+    found.map((entry) => [entry.event, entry.timeout, entry.async]),
+    registrationsFor("gemini").map((r) => [r.entry.event, r.entry.timeout, undefined]),
+  );
+  const web = found.find((entry) => entry.event === "BeforeTool")!;
+  match(web.matcher!, /(^|\|)google_web_search(\||$)/);
+  // The user's BeforeTool group is theirs, untouched and first.
+  assertEquals(merge.settings.hooks!.BeforeTool[0], GEMINI_SETTINGS.hooks!.BeforeTool[0]);
+  assertEquals(withRegistration(merge.settings, COMMAND, "gemini").changed, false);
+  const removed = withoutRegistration(merge.settings);
+  assertEquals([removed.removed, removed.settings], [6, GEMINI_SETTINGS]);
+});
+
+Deno.test("withRegistration: Qwen Code gets Claude Code's events with its tool names, timeouts in ms and async capture", () => {
+  const found = registrationsIn(withRegistration({}, COMMAND, "qwen").settings);
+  assertEquals(found.map((entry) => entry.event), registrationsFor("claude").map((r) => r.event));
+  const byEvent = Object.fromEntries(found.map((entry) => [entry.event, entry]));
+  assertEquals([byEvent.PostToolUse.async, byEvent.PostToolUse.timeout], [true, 30_000]);
+  assertEquals([byEvent.Stop.async, byEvent.SessionEnd.timeout], [undefined, 1_000]);
+  match(byEvent.PreToolUse.matcher!, /^web_search\|web_fetch(\||$)/);
+});
+
+Deno.test("withMcpServer: Gemini CLI's server goes beside the user's in the settings that hold the hooks", () => {
+  const own = serverEntry(["/home/me/.local/bin/docsearch-hook"], "gemini");
+  const hooked = withRegistration(GEMINI_SETTINGS, COMMAND, "gemini").settings;
+  const merge = withMcpServer(hooked, own, "gemini", "/home/me/.gemini/settings.json", "linux");
+  assertEquals(merge.settings.mcpServers, {
+    leann: { command: "leann_mcp" },
+    docsearch: { command: "/home/me/.local/bin/docsearch-hook", args: ["mcp"] },
+  });
+  assertEquals(merge.settings.hooks, hooked.hooks);
+});
+
+// ---- comments ----------------------------------------------------------------------------------------------
+
+const COMMENTED = `{
+  // my model
+  "model": { "name": "gemini-2.5-pro" }, /* inline */
+  "url": "https://example.com/a//b", "quote": "say \\"/*\\" // not a comment"
+}
+`;
+
+Deno.test("withoutComments: line and block comments blanked in place, strings left alone", () => {
+  const plain = withoutComments(COMMENTED);
+  assertEquals(plain.length, COMMENTED.length);
+  assertEquals(JSON.parse(plain), {
+    model: { name: "gemini-2.5-pro" },
+    url: "https://example.com/a//b",
+    quote: 'say "/*" // not a comment',
+  });
+  const json = '{"a": "//", "b": "/* x */"}';
+  assertEquals(withoutComments(json), json);
+});
+
+Deno.test("parseSettings: comments are read where the agent reads them, and a rewrite that would drop them is refused", () => {
+  assertEquals(parseSettings(COMMENTED, "/home/me/.gemini/settings.json", true).model, {
+    name: "gemini-2.5-pro",
+  });
+  throws(() => parseSettings(COMMENTED, "/home/me/.claude/settings.json"), SettingsError);
+  const error = (() => {
+    try {
+      checkRewritable(COMMENTED, "/home/me/.gemini/settings.json");
+    } catch (error) {
+      return error as SettingsError;
+    }
+  })();
+  ok(error instanceof SettingsError);
+  match(error.message, /settings\.json: has comments/);
+  match(error.hint, /by hand/);
+  checkRewritable('{"url": "https://example.com//x"}', "/f");
+});
+
+// ---- slash commands ----------------------------------------------------------------------------------------
+
+Deno.test("slash commands: Gemini CLI's TOML files run the binary with the user's words, quoted by the agent", () => {
+  const files = agentSlashCommandFiles(["/home/me/bin/docsearch hook's"], "gemini");
+  assertEquals(files.map((file) => file.path), [
+    "docsearch/disable.toml",
+    "docsearch/enable.toml",
+    "docsearch/status.toml",
+  ]);
+  for (const file of files) {
+    ok(isOurFile(file.text), file.path);
+    const command = parseToml(file.text) as { description: string; prompt: string };
+    assertEquals(Object.keys(command).sort(), ["description", "prompt"]);
+    match(command.description, /docsearch-hook/);
+  }
+  const [disable, , status] = files.map((file) => (parseToml(file.text) as { prompt: string }).prompt);
+  ok(disable.startsWith(`!{'/home/me/bin/docsearch hook'\\''s' disable --slash -- {{args}}}\n\n`), disable);
+  ok(status.startsWith(`!{'/home/me/bin/docsearch hook'\\''s' status --slash}\n`), status);
+});
+
+Deno.test("slash commands: Qwen Code's Markdown files; none for Ripperdoc; the marker tells ours from the user's", () => {
+  const files = agentSlashCommandFiles(["/bin/docsearch-hook"], "qwen");
+  assertEquals(files.map((file) => file.path), [
+    "docsearch/disable.md",
+    "docsearch/enable.md",
+    "docsearch/status.md",
+  ]);
+  const [disable] = files;
+  ok(disable.text.startsWith("---\ndescription: Turn a docsearch-hook"), disable.text);
+  ok(disable.text.includes("\n!{/bin/docsearch-hook disable --slash -- {{args}}}\n"), disable.text);
+  ok(isOurFile(disable.text));
+  assertEquals(agentSlashCommandFiles(["/bin/docsearch-hook"], "ripperdoc"), []);
+  ok(!isOurFile('description = "mine"\nprompt = "!{ls}"\n'));
+});
+
+// ---- install and uninstall, in process ----------------------------------------------------------------------
+
+Deno.test("install --agent gemini --mcp in process: hooks and server in one file with one backup; uninstall --mcp restores it", async () => {
+  await using m = await machine();
+  const path = `${m.home}/.gemini/settings.json`;
+  await Deno.mkdir(`${m.home}/.gemini`);
+  await Deno.writeTextFile(path, USER_TEXT);
+
+  const installing = m.context();
+  assertEquals(install({ values: { agent: "gemini", mcp: true } }, installing), 0);
+  const said = installing.out.join("\n");
+  match(said, /^Registered docsearch-hook for Gemini CLI in .*settings\.json \(6 events, command: /);
+  match(said, /Registered the MCP server "docsearch" for Gemini CLI in /);
+  match(said, /Wrote 3 slash commands to .*\.gemini\/commands\/docsearch/);
+  const written = JSON.parse(await Deno.readTextFile(path));
+  assertEquals(registrationsIn(written).length, 6);
+  assertEquals(Object.keys(written.mcpServers), ["leann", "docsearch"]);
+  assertEquals(written.general, GEMINI_SETTINGS.general);
+  assertEquals(await listDir(`${m.home}/.gemini/commands/docsearch`), [
+    "disable.toml",
+    "enable.toml",
+    "status.toml",
+  ]);
+  // One backup, of the user's file: the second change to it starts from the first.
+  const backups = await backupsOf(path);
+  assertEquals(backups.length, 1);
+  assertEquals(await Deno.readTextFile(backups[0]), USER_TEXT);
+
+  const again = m.context();
+  assertEquals(install({ values: { agent: "gemini", mcp: true } }, again), 0);
+  match(again.out.join("\n"), /already registered for Gemini CLI/);
+  assertEquals((await backupsOf(path)).length, 1);
+
+  const removing = m.context();
+  assertEquals(uninstall({ values: { agent: "gemini", mcp: true } }, removing), 0);
+  assertEquals(await Deno.readTextFile(path), USER_TEXT);
+  assertEquals(await tree(`${m.home}/.gemini`).then((files) => files.filter((f) => !f.includes(".bak-"))), [
+    "commands/",
+    "settings.json",
+  ]);
+});
+
+Deno.test("install --agent gemini --dry-run shows both changes to the one file and writes nothing", async () => {
+  await using m = await machine();
+  const ctx = m.context();
+  assertEquals(install({ values: { agent: "gemini", mcp: true, "dry-run": true } }, ctx), 0);
+  const [plan] = ctx.out;
+  match(plan, /Would register docsearch-hook for Gemini CLI \(6 events\)/);
+  match(plan, /Would register the MCP server "docsearch" for Gemini CLI/);
+  ok(plan.includes('+    "BeforeTool": ['), plan);
+  ok(plan.includes('+  "mcpServers": {'), plan);
+  assertEquals(await tree(m.home), ["project/"]);
+});
+
+Deno.test("install --agent gemini refuses a settings file with comments, naming the way by hand", async () => {
+  await using m = await machine();
+  await Deno.mkdir(`${m.home}/.gemini`);
+  await Deno.writeTextFile(`${m.home}/.gemini/settings.json`, COMMENTED);
+  throws(() => install({ values: { agent: "gemini" } }, m.context()), /has comments.*nothing was changed/);
+  assertEquals(await Deno.readTextFile(`${m.home}/.gemini/settings.json`), COMMENTED);
+});
+
+Deno.test("install --agent qwen --scope project; neither Qwen Code nor Gemini CLI has a local scope", async () => {
+  await using m = await machine();
+  assertEquals(install({ values: { agent: "qwen", scope: "project" } }, m.context()), 0);
+  const project = JSON.parse(await Deno.readTextFile(`${m.project}/.qwen/settings.json`));
+  assertEquals(registrationsIn(project).length, registrationsFor("qwen").length);
+  assertEquals(await listDir(`${m.project}/.qwen/commands/docsearch`), [
+    "disable.md",
+    "enable.md",
+    "status.md",
+  ]);
+  for (const [agent, name] of [["gemini", "Gemini CLI"], ["qwen", "Qwen Code"]]) {
+    throws(
+      () => install({ values: { agent, scope: "local" } }, m.context()),
+      (error: unknown) =>
+        error instanceof UsageError &&
+        error.message === `${name} has no local settings file: --scope user or project`,
+    );
+  }
+  assertEquals(uninstall({ values: { agent: "qwen", scope: "project" } }, m.context()), 0);
+  assertEquals(JSON.parse(await Deno.readTextFile(`${m.project}/.qwen/settings.json`)), {});
+});
