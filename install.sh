@@ -1,6 +1,7 @@
 #!/bin/sh
 # docsearch-hook installer: downloads the release binary for this machine, verifies it against the release's
-# SHA256SUMS, installs it and registers the hook with Claude Code (`docsearch-hook install`).
+# SHA256SUMS, installs it and registers the hook with Claude Code (`docsearch-hook install`). The Claude Code
+# plugin's launcher (bin/docsearch-hook) runs this script too, with --no-register, to fetch its binary.
 #
 #   curl -fsSL https://github.com/docsearch-hook/docsearch-hook/releases/latest/download/install.sh | sh
 #   sh install.sh [--version X] [--dir DIR] [--no-register] [--help]

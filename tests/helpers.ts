@@ -1,6 +1,12 @@
 /** Shared test helpers: config builders and a sandboxed runner for the real CLI. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { type Config, type Database, DEFAULT_CAPTURE, DEFAULT_CONTEXT } from "../lib/config/types.ts";
+import {
+  type Config,
+  type Database,
+  DEFAULT_CAPTURE,
+  DEFAULT_CONTEXT,
+  DEFAULT_FETCH_TOOLS,
+} from "../lib/config/types.ts";
 import { fileUrlPath } from "../lib/paths.ts";
 import { registrationsFor } from "../lib/protocol/events.ts";
 
@@ -45,6 +51,7 @@ export function config(databases: Database[], escapeHatchTtlSeconds = 300): Conf
   return {
     databases,
     escapeHatchTtlSeconds,
+    fetchTools: [...DEFAULT_FETCH_TOOLS],
     capture: DEFAULT_CAPTURE,
     context: DEFAULT_CONTEXT,
     problems: [],

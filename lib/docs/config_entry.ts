@@ -1,11 +1,13 @@
 /**
  * The config entry that sends the redirect to a built-in index: `index add` writes it so that a denied web
- * search names `mcp__docsearch__search` with the literal arguments that search this index. Pure: the config
- * as parsed JSON in, the new one and what changed out.
+ * search names the built-in search with the literal arguments that search this index. The entry names it
+ * BUILT_IN_TOOL however docsearch-hook is installed; the hook gives the agent its own name for it
+ * (builtInToolName), so an entry written under one install works under the other. Pure: the config as parsed
+ * JSON in, the new one and what changed out.
  */
 import { SettingsError } from "../install/settings.ts";
 
-import { BUILT_IN_TOOL } from "./built_in.ts";
+import { BUILT_IN_TOOL, isBuiltInTool } from "./built_in.ts";
 
 export interface IndexEntry {
   name: string;
@@ -63,7 +65,7 @@ export function withIndexEntry(config: Record<string, unknown>, index: IndexEntr
   };
   // The built-in tool takes `index`, not LEANN's `index_name`; left in, the guidance would pass both.
   delete entry.index_name;
-  const replacedTool = typeof old.mcp_tool_name === "string" && old.mcp_tool_name !== BUILT_IN_TOOL
+  const replacedTool = typeof old.mcp_tool_name === "string" && !isBuiltInTool(old.mcp_tool_name)
     ? old.mcp_tool_name
     : undefined;
   if (at !== -1 && JSON.stringify(entry) === JSON.stringify(old)) {
@@ -77,7 +79,7 @@ export function withIndexEntry(config: Record<string, unknown>, index: IndexEntr
 export function withoutIndexEntry(config: Record<string, unknown>, name: string): EntryChange {
   const databases = databasesOf(config);
   const kept = databases.filter((entry) =>
-    !(entryName(entry) === name && entry.mcp_tool_name === BUILT_IN_TOOL &&
+    !(entryName(entry) === name && isBuiltInTool(entry.mcp_tool_name) &&
       (entry.tool_args as Entry | undefined)?.index === name)
   );
   if (kept.length === databases.length) return { config, change: "unchanged" };
@@ -97,7 +99,7 @@ export interface PackageEntry {
 /** The entries `index add --project` manages: the built-in tool searching an index named for a package. */
 const isPackageEntry = (entry: Entry, prefixes: readonly string[]) => {
   const index = (entry.tool_args as Entry | undefined)?.index;
-  return entry.mcp_tool_name === BUILT_IN_TOOL && typeof index === "string" &&
+  return isBuiltInTool(entry.mcp_tool_name) && typeof index === "string" &&
     prefixes.some((prefix) => index.startsWith(prefix));
 };
 

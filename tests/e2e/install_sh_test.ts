@@ -5,6 +5,7 @@
  * machine's target name, so install.sh's own detection has to pick it.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { registrationsFor } from "../../lib/protocol/events.ts";
 import {
   CLAUDE_EVENTS,
   type CliResult,
@@ -241,7 +242,7 @@ Deno.test({
         1,
         `${event} should have one docsearch-hook entry: ${JSON.stringify(groups)}`,
       );
-      if (event === "PreToolUse") assertEquals(ours[0].matcher, "WebSearch|WebFetch");
+      assertEquals(ours[0].matcher, registrationsFor("claude").find((r) => r.event === event)?.matcher);
     }
     assertEquals(
       settings.hooks.PreToolUse.filter((group: HookGroup) => group.matcher === "Bash"),
@@ -431,6 +432,29 @@ Deno.test({
     );
     assertEquals(await Deno.readTextFile(settingsPath), "{ not json\n");
     assertEquals(await Deno.readTextFile(t.dest), LAUNCHER);
+    await assertNoLeftovers(t);
+  },
+});
+
+Deno.test({
+  name: "install.sh beside the enabled Claude Code plugin installs the binary but registers nothing",
+  ignore,
+  async fn() {
+    await using t = await setup();
+    const settingsPath = `${t.home}/.claude/settings.json`;
+    await Deno.mkdir(`${t.home}/.claude`);
+    const settings = JSON.stringify({ enabledPlugins: { "docsearch@docsearch-hook": true } }, null, 2) + "\n";
+    await Deno.writeTextFile(settingsPath, settings);
+    const result = await t.install();
+    assertEquals(result.code, 1);
+    includes(result.stdout, installed(t.dest));
+    includes(result.stderr, `the Claude Code plugin docsearch@docsearch-hook is enabled (${settingsPath})`);
+    includes(result.stderr, "`install.sh --no-register` installs only the binary");
+    assertEquals(await Deno.readTextFile(settingsPath), settings);
+    assertEquals(await exists(`${t.home}/.claude/commands`), false);
+    // As the refusal says: the binary alone, for the shell.
+    const alone = await t.install(["--no-register"]);
+    assertEquals([alone.code, alone.stderr], [0, ""], alone.stdout);
     await assertNoLeftovers(t);
   },
 });

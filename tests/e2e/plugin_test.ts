@@ -1,0 +1,535 @@
+/**
+ * The Claude Code plugin end to end. Its launcher, run as the plugin's hooks and MCP server run it (the
+ * checkout is the plugin's folder), fetches the release binary from a release served on 127.0.0.1 by the test,
+ * with install.sh's checksum check, and runs it. The released "binary" is a script that runs this checkout,
+ * because `deno compile` cannot run on every build machine. Then the real Claude Code (from npm, cached in
+ * .cache/claude-code/): `claude plugin validate`, and the plugin installed from a copy of this marketplace.
+ */
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { PLUGIN_ID } from "../../lib/install/plugin.ts";
+import { VERSION } from "../../lib/version.ts";
+import { serveFakeApi } from "../claude/fake_api.ts";
+import {
+  type CliResult,
+  event,
+  exists,
+  HANG_MS,
+  listDir,
+  ROOT,
+  runCli,
+  runProgram,
+  type Sandbox,
+  sandbox,
+} from "../helpers.ts";
+
+// Deno's own target triple is the release's naming scheme, so it names this machine's asset.
+const ASSET = `docsearch-hook-${Deno.build.target}`;
+const PINNED = `/releases/download/v${VERSION}`;
+const PLUGIN_TOOL = "mcp__plugin_docsearch_docsearch__search";
+const LAUNCHER = `${ROOT}bin/docsearch-hook`;
+
+// The launcher runs under Git Bash there, and a script cannot stand in for an .exe.
+const ignore = Deno.build.os === "windows";
+
+const STAND_IN = `#!/bin/sh
+exec '${Deno.execPath()}' run -A --quiet --config='${ROOT}deno.json' '${ROOT}main.ts' "$@"
+`;
+
+/** The command the plugin's hooks run, as hooks/hooks.json has it. */
+const HOOK_COMMAND: string = JSON.parse(Deno.readTextFileSync(`${ROOT}hooks/hooks.json`))
+  .hooks.PreToolUse[0].hooks[0].command;
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `done` holds; a wait past HANG_MS is a hang, and fails. */
+async function until(what: string, done: () => Promise<boolean>): Promise<void> {
+  for (const start = Date.now(); !await done();) {
+    if (Date.now() - start > HANG_MS) throw new Error(`still waiting for ${what}`);
+    await delay(50);
+  }
+}
+
+interface Setup extends AsyncDisposable {
+  box: Sandbox;
+  /** The plugin's data folder, and where the binary goes in it. */
+  data: string;
+  binary: string;
+  /** install.sh's TMPDIR. */
+  tmp: string;
+  /** URL paths requested from the release server, in order. */
+  requests: string[];
+  env: Record<string, string>;
+  /** The plugin's hook command on one event, through the shell as Claude Code runs it. */
+  hook(event: string, env?: Record<string, string>): Promise<CliResult>;
+  /** The launcher with ARGS, as the MCP server and the slash commands run it. */
+  launcher(args: string[]): Promise<CliResult>;
+  /** Until no fetch holds the lock. */
+  fetched(): Promise<void>;
+}
+
+/** A sandbox with a config that sends GitLab searches to the built-in search, and a release served locally. */
+async function setup(options: { sums?: (real: string) => string } = {}): Promise<Setup> {
+  const box = await sandbox();
+  const releaseDir = `${box.home}/release${PINNED}`;
+  await Deno.mkdir(releaseDir, { recursive: true });
+  await Deno.writeTextFile(`${releaseDir}/${ASSET}`, STAND_IN);
+  const sums = `${await sha256(STAND_IN)}  ${ASSET}\n`;
+  await Deno.writeTextFile(`${releaseDir}/SHA256SUMS`, options.sums?.(sums) ?? sums);
+  await Deno.mkdir(`${box.home}/.claude/hooks`, { recursive: true });
+  await Deno.writeTextFile(
+    `${box.home}/.claude/hooks/docsearch-config.json`,
+    JSON.stringify({
+      databases: [{
+        name: "gitlab",
+        keywords: ["gitlab"],
+        mcp_tool_name: "mcp__docsearch__search",
+        tool_args: { index: "all", query: "{query}" },
+        description: "GitLab documentation",
+      }],
+    }),
+  );
+  const tmp = `${box.home}/tmp`;
+  await Deno.mkdir(tmp);
+  const project = `${box.home}/project`;
+  await Deno.mkdir(project);
+
+  const requests: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    const path = new URL(request.url).pathname;
+    requests.push(path);
+    try {
+      if (path.includes("..")) throw new Error("outside");
+      return new Response(await Deno.readFile(`${box.home}/release${path}`));
+    } catch {
+      return new Response("not found", { status: 404 });
+    }
+  });
+  const data = `${box.home}/.claude/plugins/data/docsearch-docsearch-hook`;
+  const env = {
+    ...box.env,
+    CLAUDE_PLUGIN_ROOT: ROOT,
+    CLAUDE_PLUGIN_DATA: data,
+    DOCSEARCH_HOOK_BASE_URL: `http://127.0.0.1:${server.addr.port}/releases`,
+    TMPDIR: tmp,
+  };
+  return {
+    box,
+    data,
+    binary: `${data}/${VERSION}/docsearch-hook`,
+    tmp,
+    requests,
+    env,
+    hook: (stdin, extra = {}) =>
+      runProgram("sh", ["-c", HOOK_COMMAND], { env: { ...env, ...extra }, stdin, cwd: project }),
+    launcher: (args) => runProgram("sh", [LAUNCHER, ...args], { env, cwd: project }),
+    fetched: () => until("the background fetch", async () => !await exists(`${data}/${VERSION}.lock`)),
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+      await box[Symbol.asyncDispose]();
+    },
+  };
+}
+
+const webSearch = (session: string) =>
+  event("PreToolUse.WebSearch.demo.json", { session_id: session, tool_use_id: `toolu_${session}` });
+
+/** Only the binary in its folder, the log beside it, and nothing left in TMPDIR. */
+async function assertInstalledCleanly(t: Setup) {
+  assertEquals(await listDir(t.data), [VERSION, `${VERSION}.log`]);
+  assertEquals(await listDir(`${t.data}/${VERSION}`), ["docsearch-hook"]);
+  assertEquals(await Deno.readTextFile(t.binary), STAND_IN);
+  assertEquals((await Deno.stat(t.binary)).mode! & 0o777, 0o755);
+  assertEquals(await listDir(t.tmp), []);
+}
+
+Deno.test({
+  name: "plugin launcher: fetches the release binary of the plugin's version, checked, then runs it",
+  ignore,
+  async fn() {
+    await using t = await setup();
+    const first = await t.launcher(["--version"]);
+    assertEquals([first.code, first.stdout, first.stderr], [0, `docsearch-hook ${VERSION}\n`, ""]);
+    assertEquals(t.requests, [`${PINNED}/SHA256SUMS`, `${PINNED}/${ASSET}`]);
+    await assertInstalledCleanly(t);
+    match(await Deno.readTextFile(`${t.data}/${VERSION}.log`), /installed docsearch-hook .* to /);
+
+    // From now on the launcher only runs it.
+    const again = await t.launcher(["--version"]);
+    assertEquals([again.code, again.stdout], [0, `docsearch-hook ${VERSION}\n`]);
+    assertEquals(t.requests.length, 2);
+    // The MCP server runs (and ends when the agent closes its stdin).
+    const mcp = await t.launcher(["mcp"]);
+    assertEquals(mcp.code, 0, mcp.stderr);
+  },
+});
+
+Deno.test({
+  name:
+    "plugin hook: the first event passes while the binary is fetched; then denials name the plugin's tool",
+  ignore,
+  async fn() {
+    await using t = await setup();
+    const first = await t.hook(webSearch("s1"));
+    assertEquals([first.code, first.stdout], [0, ""]);
+    assertEquals(
+      first.stderr,
+      `docsearch-hook: fetching the release binary v${VERSION} in the background (log: ${t.data}/${VERSION}.log); events pass until it is there\n`,
+    );
+    await t.fetched();
+    await assertInstalledCleanly(t);
+
+    const denied = await t.hook(webSearch("s2"));
+    assertEquals([denied.code, denied.stderr], [0, ""]);
+    const output = JSON.parse(denied.stdout).hookSpecificOutput;
+    assertEquals(output.permissionDecision, "deny");
+    match(
+      output.permissionDecisionReason,
+      new RegExp(`Search it instead of the web: ${PLUGIN_TOOL} \\{"index":"all"`),
+    );
+    ok(!output.permissionDecisionReason.includes("mcp__docsearch__"), output.permissionDecisionReason);
+
+    // The agent calls the tool by that name, which counts as following the redirect.
+    const called = await t.hook(JSON.stringify({
+      session_id: "s2",
+      transcript_path: "/dev/null",
+      cwd: t.box.home,
+      hook_event_name: "PostToolUse",
+      tool_name: PLUGIN_TOOL,
+      tool_input: { index: "all", query: "configure gitlab ci runners" },
+      tool_response: [{ type: "text", text: "1. GitLab Runner › Configuration" }],
+      tool_use_id: "toolu_called",
+    }));
+    assertEquals([called.code, called.stdout, called.stderr], [0, "", ""]);
+    const stats = JSON.parse((await runCli(["stats", "--json"], { env: t.env })).stdout);
+    assertEquals([stats.redirects.denied, stats.redirects.followed], [1, 1]);
+
+    // Without the launcher (an install from curl | sh), the same config names the server install --mcp adds.
+    const plain = await runCli(["hook"], { env: t.env, stdin: webSearch("s3") });
+    match(JSON.parse(plain.stdout).hookSpecificOutput.permissionDecisionReason, /mcp__docsearch__search \{/);
+  },
+});
+
+Deno.test({
+  name: "plugin launcher: a checksum that does not match installs nothing; a hook event still passes",
+  ignore,
+  async fn() {
+    const wrong = await sha256("something else");
+    await using t = await setup({ sums: (real) => real.replace(/^[0-9a-f]{64}/, wrong) });
+    const mcp = await t.launcher(["mcp"]);
+    assertEquals([mcp.code, mcp.stdout], [1, ""]);
+    assertEquals(
+      mcp.stderr,
+      `docsearch-hook: could not install the release binary v${VERSION}: the download is corrupt or was ` +
+        `tampered with; try again, and report it at https://github.com/docsearch-hook/docsearch-hook/issues if ` +
+        `it persists (log: ${t.data}/${VERSION}.log)\n`,
+    );
+    match(await Deno.readTextFile(`${t.data}/${VERSION}.log`), /checksum mismatch/);
+    assertEquals(await listDir(t.data), [`${VERSION}.log`], "nothing installed, no lock left");
+    assertEquals(await listDir(t.tmp), []);
+
+    // A hook event passes, says why in one line, and tries again in the background, which fails the same way.
+    const hook = await t.hook(webSearch("s1"));
+    assertEquals([hook.code, hook.stdout], [0, ""]);
+    match(
+      hook.stderr,
+      /^docsearch-hook: the last download of the release binary v\S+ failed \(the download is corrupt or was tampered with; .*\); trying again in the background \(log: .*\); this event passes\n$/,
+    );
+    await t.fetched();
+    assertEquals(t.requests.filter((path) => path.endsWith(ASSET)).length, 2);
+    assertEquals(await listDir(t.data), [`${VERSION}.log`]);
+  },
+});
+
+Deno.test({
+  name: "plugin launcher: first runs at once download the binary once, and each runs it whole",
+  ignore,
+  async fn() {
+    await using t = await setup();
+    const runs = await Promise.all(Array.from({ length: 6 }, () => t.launcher(["--version"])));
+    for (const run of runs) {
+      assertEquals([run.code, run.stdout, run.stderr], [0, `docsearch-hook ${VERSION}\n`, ""]);
+    }
+    assertEquals(t.requests.filter((path) => path.endsWith(ASSET)).length, 1);
+    await assertInstalledCleanly(t);
+  },
+});
+
+Deno.test({
+  name: "plugin hook: events at once all pass while one background fetch downloads the binary",
+  ignore,
+  async fn() {
+    await using t = await setup();
+    const events = await Promise.all(Array.from({ length: 6 }, (_, i) => t.hook(webSearch(`s${i}`))));
+    for (const run of events) {
+      assertEquals([run.code, run.stdout], [0, ""]);
+      match(run.stderr, /^docsearch-hook: (fetching|still fetching) the release binary v\S+ .*\n$/);
+    }
+    await t.fetched();
+    assertEquals(t.requests.filter((path) => path.endsWith(ASSET)).length, 1);
+    await assertInstalledCleanly(t);
+  },
+});
+
+Deno.test({
+  name:
+    "plugin launcher on the Bash tool's PATH, without CLAUDE_PLUGIN_DATA: runs the plugin's fetched binary",
+  ignore,
+  async fn() {
+    await using t = await setup();
+    const { CLAUDE_PLUGIN_DATA: _, ...env } = t.env;
+    const bash = (args: string[], stdin?: string) => runProgram("sh", [LAUNCHER, ...args], { env, stdin });
+    // Nothing fetched yet: a hook event passes and anything else fails, each with one line.
+    const hook = await bash(["hook"], webSearch("s1"));
+    assertEquals([hook.code, hook.stdout], [0, ""]);
+    match(
+      hook.stderr,
+      /^docsearch-hook: CLAUDE_PLUGIN_DATA is not set, and no docsearch plugin's data folder holds release v\S+ yet: .* is the launcher of the Claude Code plugin, which fetches it on its first event\n$/,
+    );
+    const early = await bash(["--version"]);
+    assertEquals([early.code, early.stdout, early.stderr.split("\n").length], [1, "", 2]);
+    assertEquals(t.requests, []);
+
+    // Once the plugin has fetched it, the agent's Bash finds it, and names the built-in search as the plugin's.
+    assertEquals((await t.launcher(["--version"])).code, 0);
+    assertEquals((await bash(["--version"])).stdout, `docsearch-hook ${VERSION}\n`);
+    const check = await bash(["check", "how", "to", "configure", "gitlab", "ci", "runners"]);
+    assertEquals(check.code, 0, check.stderr);
+    ok(check.stdout.includes(`${PLUGIN_TOOL} {"index":"all"`), check.stdout);
+  },
+});
+
+// ---- the real Claude Code ------------------------------------------------------------------------------
+
+/** The Claude Code release these tests run: the one the README's headless check names. */
+const CLAUDE_VERSION = "2.1.197";
+
+/**
+ * The native binary of the npm package for this machine, installed once into .cache/claude-code/<version>
+ * (about 250 MB). npm does not run the package's postinstall without approval, so the platform package's own
+ * binary is used.
+ */
+async function claudeBinary(): Promise<string> {
+  const prefix = `${ROOT}.cache/claude-code/${CLAUDE_VERSION}`;
+  const os = { linux: "linux", darwin: "darwin" }[Deno.build.os as string];
+  const arch = Deno.build.arch === "x86_64" ? "x64" : "arm64";
+  const binary = `${prefix}/node_modules/@anthropic-ai/claude-code-${os}-${arch}/claude`;
+  if (await exists(binary)) return binary;
+  // Installed beside, then renamed into place: a run cut short leaves no half-installed cache.
+  const staging = `${prefix}.${Deno.pid}.tmp`;
+  // Not runProgram: a download this size may take longer than its hang guard.
+  const npm = await new Deno.Command("npm", {
+    args: [
+      "install",
+      "--no-save",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      "--prefix",
+      staging,
+      `@anthropic-ai/claude-code@${CLAUDE_VERSION}`,
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(npm.code, 0, new TextDecoder().decode(npm.stderr));
+  try {
+    await Deno.rename(staging, prefix);
+  } catch (error) {
+    // Another run installed it meanwhile.
+    await Deno.remove(staging, { recursive: true });
+    if (!await exists(binary)) throw error;
+  }
+  return binary;
+}
+
+/** Claude Code with HOME in the sandbox and nothing reaching Anthropic. */
+function claude(
+  binary: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd?: string,
+): Promise<CliResult> {
+  return runProgram(binary, args, {
+    env: { ...env, DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
+    cwd,
+  });
+}
+
+/** The plugin's own files: a marketplace holding only this plugin, as a clone of the repository would. */
+const PLUGIN_FILES = [".claude-plugin", "hooks", "commands", "bin", "install.sh"];
+
+async function copyPlugin(to: string): Promise<void> {
+  for (const name of PLUGIN_FILES) {
+    const copied = await runProgram("cp", ["-Rp", `${ROOT}${name}`, `${to}/${name}`], { env: {} });
+    assertEquals(copied.code, 0, copied.stderr);
+  }
+}
+
+Deno.test({
+  name: "claude plugin validate passes the marketplace and the plugin, and fails a broken copy",
+  ignore,
+  async fn() {
+    const binary = await claudeBinary();
+    await using box = await sandbox();
+    for (const path of [ROOT, `${ROOT}.claude-plugin/plugin.json`]) {
+      const result = await claude(binary, ["plugin", "validate", "--strict", path], box.env);
+      assertEquals(result.code, 0, result.stdout + result.stderr);
+      match(result.stdout, /Validation passed/);
+    }
+    // The same check on a copy with a broken hooks file and command: it does read them.
+    const copy = `${box.home}/broken`;
+    await Deno.mkdir(copy);
+    await copyPlugin(copy);
+    await Deno.writeTextFile(
+      `${copy}/hooks/hooks.json`,
+      JSON.stringify({ hooks: { PreToolUse: [{ matcher: 1 }] } }),
+    );
+    await Deno.writeTextFile(`${copy}/commands/status.md`, "---\ndescription: [unclosed\n---\n");
+    const broken = await claude(binary, [
+      "plugin",
+      "validate",
+      "--strict",
+      `${copy}/.claude-plugin/plugin.json`,
+    ], box.env);
+    assertEquals(broken.code, 1, broken.stdout);
+    match(broken.stdout, /hooks\.PreToolUse\.0\.matcher/);
+    match(broken.stdout, /commands\/status\.md/);
+  },
+});
+
+/** `/plugin marketplace add` of a copy of this marketplace, then `/plugin install docsearch@docsearch-hook`. */
+async function installPlugin(binary: string, t: Setup): Promise<void> {
+  const marketplace = `${t.box.home}/marketplace`;
+  await Deno.mkdir(marketplace);
+  await copyPlugin(marketplace);
+  const added = await claude(binary, ["plugin", "marketplace", "add", marketplace], t.box.env);
+  assertEquals(added.code, 0, added.stdout + added.stderr);
+  const installed = await claude(binary, ["plugin", "install", PLUGIN_ID], t.box.env);
+  assertEquals(installed.code, 0, installed.stdout + installed.stderr);
+}
+
+Deno.test({
+  name:
+    "Claude Code installs the plugin: its MCP server connects, doctor counts it, install will not add a second",
+  ignore,
+  async fn() {
+    const binary = await claudeBinary();
+    await using t = await setup();
+    await installPlugin(binary, t);
+
+    const settingsPath = `${t.box.home}/.claude/settings.json`;
+    const settings = JSON.parse(await Deno.readTextFile(settingsPath));
+    assertEquals(settings.enabledPlugins, { [PLUGIN_ID]: true });
+    const list = JSON.parse(await Deno.readTextFile(`${t.box.home}/.claude/plugins/installed_plugins.json`));
+    const [entry] = list.plugins[PLUGIN_ID];
+    assertEquals([entry.scope, entry.version], ["user", VERSION]);
+    // The installed copy holds install.sh, which its launcher needs.
+    ok(await exists(`${entry.installPath}/install.sh`), entry.installPath);
+
+    // The hook as Claude Code runs it from the installed copy, with the data folder it gives the plugin.
+    const fromCopy = { CLAUDE_PLUGIN_ROOT: entry.installPath };
+    const first = await t.hook(webSearch("s1"), fromCopy);
+    assertEquals([first.code, first.stdout], [0, ""]);
+    await t.fetched();
+    const denied = await t.hook(webSearch("s2"), fromCopy);
+    match(JSON.parse(denied.stdout).hookSpecificOutput.permissionDecisionReason, new RegExp(PLUGIN_TOOL));
+
+    // Claude Code names the plugin's server plugin:docsearch:docsearch (so its tools mcp__plugin_docsearch_docsearch__…).
+    const mcp = await claude(binary, ["mcp", "list"], t.env, t.box.home);
+    match(mcp.stdout, /^plugin:docsearch:docsearch: .*bin\/docsearch-hook mcp - \S+ Connected$/m);
+
+    const doctor = await runCli(["doctor"], { env: t.box.env, cwd: t.box.home });
+    match(
+      doctor.stdout,
+      new RegExp(`^✓ Claude Code plugin: ${PLUGIN_ID} is enabled \\(${settingsPath}\\)`, "m"),
+    );
+    match(
+      doctor.stdout,
+      new RegExp(
+        `^✓ MCP tool ${PLUGIN_TOOL}: server "plugin:docsearch:docsearch" is configured in the plugin`,
+        "m",
+      ),
+    );
+    match(
+      doctor.stdout,
+      new RegExp(
+        `^✓ self-test: a WebSearch for "gitlab documentation" was denied with guidance to ${PLUGIN_TOOL}`,
+        "m",
+      ),
+    );
+    ok(!/^✗ registration/m.test(doctor.stdout), doctor.stdout);
+
+    const before = await Deno.readTextFile(settingsPath);
+    const install = await runCli(["install"], { env: t.box.env, cwd: t.box.home });
+    assertEquals([install.code, install.stdout], [1, ""]);
+    match(install.stderr, new RegExp(`the Claude Code plugin ${PLUGIN_ID} is enabled \\(${settingsPath}\\)`));
+    match(install.stderr, new RegExp(`claude plugin uninstall ${PLUGIN_ID}`));
+    assertEquals(await Deno.readTextFile(settingsPath), before);
+
+    // Once the plugin is off, install registers as usual.
+    const disabled = await claude(binary, ["plugin", "disable", PLUGIN_ID], t.box.env);
+    assertEquals(disabled.code, 0, disabled.stdout + disabled.stderr);
+    const again = await runCli(["install"], { env: t.box.env, cwd: t.box.home });
+    assertEquals(again.code, 0, again.stderr);
+  },
+});
+
+Deno.test({
+  name:
+    "claude -p with the plugin: a WebSearch is denied naming a tool the model is offered; /docsearch:status runs",
+  ignore,
+  async fn() {
+    const binary = await claudeBinary();
+    await using t = await setup();
+    await installPlugin(binary, t);
+    // Fetched beforehand, into the data folder Claude Code gives the plugin: the first events would pass.
+    assertEquals((await t.launcher(["--version"])).code, 0);
+    const query = "how to configure gitlab ci runners";
+    const api = serveFakeApi(0, { name: "WebSearch", input: { query } });
+    try {
+      const session = await claude(
+        binary,
+        ["-p", `Find out ${query}.`, "--model", "claude-sonnet-4-5", "--allowedTools", "WebSearch"],
+        { ...t.box.env, ANTHROPIC_BASE_URL: api.baseUrl, ANTHROPIC_API_KEY: "dummy" },
+        t.box.home,
+      );
+      assertEquals(session.code, 0, session.stderr + session.stdout);
+    } finally {
+      await api.close();
+    }
+    const offered = api.requests[0].tools?.map((tool) => tool.name) ?? [];
+    ok(offered.includes(PLUGIN_TOOL), JSON.stringify(offered));
+    const results = api.requests.flatMap((request) =>
+      (request.messages ?? []).flatMap((message) =>
+        Array.isArray(message.content) ? message.content.filter((block) => block.type === "tool_result") : []
+      )
+    );
+    assertEquals(results.length, 1, JSON.stringify(api.requests.map((r) => r.messages)));
+    const denial = JSON.stringify(results[0].content);
+    ok(denial.includes(`Search it instead of the web: ${PLUGIN_TOOL} {`), denial);
+
+    // The plugin's slash command runs the launcher before the model sees the prompt (a tool it is never
+    // offered keeps the scripted model to text).
+    const quiet = serveFakeApi(0, { name: "NoSuchTool", input: {} });
+    try {
+      const status = await claude(
+        binary,
+        ["-p", "/docsearch:status", "--model", "claude-sonnet-4-5"],
+        { ...t.box.env, ANTHROPIC_BASE_URL: quiet.baseUrl, ANTHROPIC_API_KEY: "dummy" },
+        t.box.home,
+      );
+      assertEquals(status.code, 0, status.stderr + status.stdout);
+    } finally {
+      await quiet.close();
+    }
+    const prompt = JSON.stringify(quiet.requests[0]?.messages ?? []);
+    match(prompt, /Status for session \S+ \(--session; claude-code in /);
+    match(prompt, /gitlab +on +GitLab documentation/);
+  },
+});

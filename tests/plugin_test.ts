@@ -1,0 +1,371 @@
+/**
+ * The Claude Code plugin's files against the documented shapes of a plugin (manifest, hooks, commands) and a
+ * marketplace; that they are what lib/build/plugin.ts generates; the name the built-in search has in each
+ * agent; how install and doctor see an enabled plugin. The launcher and real Claude Code: e2e/plugin_test.ts.
+ */
+import { deepStrictEqual as assertEquals, match, ok, throws } from "node:assert/strict";
+import { z } from "zod";
+import { LAUNCHER_PATH, pluginFiles } from "../lib/build/plugin.ts";
+import { withIndexEntry, withoutIndexEntry } from "../lib/docs/config_entry.ts";
+import {
+  BUILT_IN_TOOL,
+  builtInIndex,
+  builtInToolName,
+  isBuiltInTool,
+  PLUGIN_NAME,
+  SERVER_NAME,
+  withBuiltInTool,
+} from "../lib/docs/built_in.ts";
+import { type FileFacts, mcpChecks, registrationChecks, type SettingsFile } from "../lib/doctor/checks.ts";
+import {
+  type EnabledPlugin,
+  enabledPlugin,
+  installedPluginsPath,
+  MARKETPLACE_NAME,
+  PLUGIN_ID,
+} from "../lib/install/plugin.ts";
+import {
+  formatSettings,
+  hookCommand,
+  layoutOf,
+  ourCommand,
+  withRegistration,
+} from "../lib/install/settings.ts";
+import { VERSION } from "../lib/version.ts";
+import { config, database, ROOT } from "./helpers.ts";
+
+const read = (path: string) => Deno.readTextFileSync(`${ROOT}${path}`);
+const readJson = (path: string): unknown => JSON.parse(read(path));
+
+// ---- the documented shapes ---------------------------------------------------------------------------------
+
+/** Plugin and marketplace names: kebab-case for a plugin; letters, digits, `.`, `_`, `-` for a marketplace. */
+const pluginName = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+const marketplaceName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/).refine((name) =>
+  !name.includes("..")
+);
+/** Names Claude Code keeps for itself or its official marketplaces. */
+const RESERVED = [
+  "claude-code-marketplace",
+  "claude-code-plugins",
+  "claude-plugins-official",
+  "anthropic-marketplace",
+  "anthropic-plugins",
+  "agent-skills",
+  "inline",
+  "builtin",
+  "skills-dir",
+  "synced",
+  "npm",
+  "github",
+];
+/** Component paths are relative to the plugin's root and start with `./`. */
+const relativePath = z.string().regex(/^\.\/(?!.*\.\.)/);
+const pathOrPaths = z.union([relativePath, z.array(relativePath)]);
+
+const stdioServer = z.strictObject({
+  type: z.literal("stdio").optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+});
+
+const manifestSchema = z.strictObject({
+  name: pluginName,
+  version: z.string().regex(/^\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/),
+  description: z.string().min(1),
+  author: z.strictObject({ name: z.string().min(1), email: z.string().optional(), url: z.url().optional() }),
+  homepage: z.url(),
+  repository: z.url(),
+  keywords: z.array(z.string()),
+  commands: pathOrPaths.optional(),
+  hooks: pathOrPaths.optional(),
+  mcpServers: z.record(z.string(), stdioServer),
+});
+
+const marketplaceSchema = z.strictObject({
+  name: marketplaceName.refine((name) => !RESERVED.includes(name) && !name.startsWith("claudeai-")),
+  owner: z.strictObject({ name: z.string().min(1), email: z.string().optional(), url: z.url().optional() }),
+  description: z.string().min(1),
+  plugins: z.array(z.strictObject({
+    name: pluginName,
+    // A relative source resolves from the marketplace's root: "./" is the root itself.
+    source: relativePath,
+    description: z.string().min(1),
+    category: z.string().optional(),
+  })).min(1),
+});
+
+/** Claude Code's hook events (those a plugin's hooks.json may name). */
+const CLAUDE_HOOK_EVENTS = [
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Notification",
+  "UserPromptSubmit",
+  "SessionStart",
+  "SessionEnd",
+  "Stop",
+  "SubagentStop",
+  "PreCompact",
+] as const;
+
+const hooksSchema = z.strictObject({
+  description: z.string().optional(),
+  hooks: z.partialRecord(
+    z.enum(CLAUDE_HOOK_EVENTS),
+    z.array(z.strictObject({
+      matcher: z.string().optional(),
+      hooks: z.array(z.strictObject({
+        type: z.literal("command"),
+        command: z.string().min(1),
+        timeout: z.number().positive().optional(),
+        async: z.boolean().optional(),
+      })).min(1),
+    })),
+  ),
+});
+
+/** A command file: YAML frontmatter of `key: value` lines, then the prompt. */
+function frontmatter(text: string): Record<string, string> {
+  const found = /^---\n([\s\S]*?)\n---\n/.exec(text);
+  ok(found, `no frontmatter in:\n${text}`);
+  return Object.fromEntries(
+    found[1].split("\n").map((line) => {
+      const at = line.indexOf(": ");
+      ok(at > 0, `not a "key: value" line: ${line}`);
+      return [line.slice(0, at), line.slice(at + 2)];
+    }),
+  );
+}
+
+Deno.test("the plugin's manifest, marketplace, hooks and commands have the documented shapes", () => {
+  const manifest = manifestSchema.parse(readJson(".claude-plugin/plugin.json"));
+  const marketplace = marketplaceSchema.parse(readJson(".claude-plugin/marketplace.json"));
+  const hooks = hooksSchema.parse(readJson("hooks/hooks.json"));
+  // The marketplace is this repository, whose root is the plugin: install.sh is then inside the plugin.
+  assertEquals([marketplace.name, marketplace.plugins.map((p) => [p.name, p.source])], [
+    MARKETPLACE_NAME,
+    [[PLUGIN_NAME, "./"]],
+  ]);
+  assertEquals(manifest.name, PLUGIN_NAME);
+  assertEquals(PLUGIN_ID, `${manifest.name}@${marketplace.name}`);
+  for (const [name, server] of Object.entries(manifest.mcpServers)) {
+    assertEquals([name, server.command, server.args], [SERVER_NAME, "sh", [
+      "${CLAUDE_PLUGIN_ROOT}/bin/docsearch-hook",
+      "mcp",
+    ]]);
+  }
+  const commands = Object.values(hooks.hooks).flat().flatMap((group) => group.hooks.map((h) => h.command));
+  ok(commands.length > 0);
+  for (const command of commands) assertEquals(command, 'sh "${CLAUDE_PLUGIN_ROOT}/bin/docsearch-hook" hook');
+  assertEquals(hooks.hooks.PreToolUse?.length, 1);
+
+  const names = [...Deno.readDirSync(`${ROOT}commands`)].map((entry) => entry.name).sort();
+  assertEquals(names, ["disable.md", "enable.md", "status.md"]);
+  for (const name of names) {
+    const text = read(`commands/${name}`);
+    const fields = frontmatter(text);
+    const command = name.slice(0, -3);
+    ok(fields.description.length > 0);
+    // Claude Code exports neither folder to a command's `!` line: the data folder is passed on in it.
+    const launcher =
+      'CLAUDE_PLUGIN_DATA="${CLAUDE_PLUGIN_DATA}" sh "${CLAUDE_PLUGIN_ROOT}/bin/docsearch-hook"';
+    assertEquals(fields["allowed-tools"], `Bash(${launcher} ${command}:*)`);
+    ok(text.includes(`\n!\`${launcher} ${command} --slash `), text);
+    ok(
+      !text.includes("written by docsearch-hook install"),
+      "install's marker would make it look like install's",
+    );
+  }
+});
+
+Deno.test("the schemas refuse what the reference refuses", () => {
+  const manifest = readJson(".claude-plugin/plugin.json") as Record<string, unknown>;
+  throws(() => manifestSchema.parse({ ...manifest, name: "Docs Search" }));
+  throws(() => manifestSchema.parse({ ...manifest, keywords: "docs" }));
+  throws(() => manifestSchema.parse({ ...manifest, hooks: "hooks/hooks.json" }), "a path must start with ./");
+  const marketplace = readJson(".claude-plugin/marketplace.json") as Record<string, unknown>;
+  throws(() => marketplaceSchema.parse({ ...marketplace, name: "claude-plugins-official" }));
+  throws(() => marketplaceSchema.parse({ ...marketplace, owner: "me" }));
+  throws(() => marketplaceSchema.parse({ ...marketplace, plugins: [{ name: "docsearch", source: "../x" }] }));
+  throws(() => hooksSchema.parse({ hooks: { PreToolUse: [{ matcher: 3, hooks: [] }] } }));
+  throws(() => hooksSchema.parse({ hooks: { WebSearch: [] } }));
+});
+
+Deno.test("the plugin's files are what lib/build/plugin.ts generates: run it when this fails", () => {
+  const launcher = read(LAUNCHER_PATH);
+  for (const file of pluginFiles(launcher)) {
+    assertEquals(read(file.path), file.text, `${file.path} is out of date: deno run -A lib/build/plugin.ts`);
+  }
+  // Each generated part, checked on its own as well, so that a wrong generator cannot pass by itself.
+  match(launcher, new RegExp(`^VERSION=${VERSION.replaceAll(".", "\\.")}$`, "m"));
+  match(launcher, new RegExp(`^DOCSEARCH_PLUGIN=${PLUGIN_NAME}$`, "m"));
+  assertEquals((readJson(".claude-plugin/plugin.json") as { version: string }).version, VERSION);
+  const hooks = readJson("hooks/hooks.json") as { hooks: unknown };
+  const command = 'sh "${CLAUDE_PLUGIN_ROOT}/bin/docsearch-hook" hook';
+  assertEquals(hooks.hooks, withRegistration({}, command, "claude").settings.hooks);
+  // Executable, for a Bash tool that finds it on PATH (the plugin's bin/); the plugin's own files use `sh`.
+  if (Deno.build.os !== "windows") ok((Deno.statSync(`${ROOT}${LAUNCHER_PATH}`).mode! & 0o111) !== 0);
+});
+
+// ---- the built-in search's name ----------------------------------------------------------------------------
+
+const env = (vars: Record<string, string>) => (name: string) => vars[name];
+
+Deno.test("builtInToolName: the server install --mcp registers, or the plugin's server as Claude Code names it", () => {
+  assertEquals(builtInToolName(env({})), BUILT_IN_TOOL);
+  assertEquals(BUILT_IN_TOOL, "mcp__docsearch__search");
+  assertEquals(
+    builtInToolName(env({ DOCSEARCH_PLUGIN: PLUGIN_NAME })),
+    "mcp__plugin_docsearch_docsearch__search",
+  );
+  // Claude Code writes what a tool name cannot hold as `_`.
+  assertEquals(
+    builtInToolName(env({ DOCSEARCH_PLUGIN: "my.docs" })),
+    "mcp__plugin_my_docs_docsearch__search",
+  );
+  assertEquals(builtInToolName(env({ DOCSEARCH_PLUGIN: "" })), BUILT_IN_TOOL);
+  for (
+    const name of [
+      BUILT_IN_TOOL,
+      "mcp__plugin_docsearch_docsearch__search",
+      "mcp__plugin_x-y_docsearch__search",
+    ]
+  ) {
+    ok(isBuiltInTool(name), name);
+  }
+  for (const name of ["mcp__leann__search", "mcp__plugin_docsearch_other__search", "search", undefined, 3]) {
+    ok(!isBuiltInTool(name), String(name));
+  }
+});
+
+Deno.test("withBuiltInTool renames the built-in search only, and builtInIndex still knows it", () => {
+  const own = database({
+    name: "deno",
+    mcpToolName: BUILT_IN_TOOL,
+    toolArgs: { index: "deno", query: "{query}" },
+  });
+  const leann = database({ name: "gitlab", mcpToolName: "mcp__leann__leann_search" });
+  const plugin = "mcp__plugin_docsearch_docsearch__search";
+  const renamed = withBuiltInTool([own, leann], plugin);
+  assertEquals(renamed.map((d) => d.mcpToolName), [plugin, "mcp__leann__leann_search"]);
+  assertEquals(renamed[1], leann);
+  assertEquals(builtInIndex(renamed[0]), "deno");
+  assertEquals(withBuiltInTool(renamed, BUILT_IN_TOOL)[0], own);
+});
+
+Deno.test("index add writes the canonical name, and treats an entry naming the plugin's tool as its own", () => {
+  const entry = { name: "deno", path: "/s/indexes/deno.db", source: "/docs" };
+  const added = withIndexEntry({ databases: [] }, entry).config.databases as Record<string, unknown>[];
+  assertEquals(added[0].mcp_tool_name, BUILT_IN_TOOL);
+  const byHand = {
+    databases: [{ ...added[0], mcp_tool_name: "mcp__plugin_docsearch_docsearch__search" }],
+  };
+  const again = withIndexEntry(byHand, entry);
+  assertEquals([again.change, again.replacedTool], ["updated", undefined]);
+  assertEquals(withoutIndexEntry(byHand, "deno").config.databases, []);
+});
+
+// ---- an enabled plugin, as install and doctor see it -------------------------------------------------------
+
+const USER = "/home/u/.claude/settings.json";
+const PROJECT = "/work/p/.claude/settings.json";
+const LOCAL = "/work/p/.claude/settings.local.json";
+
+const files = (user?: unknown, project?: unknown, local?: unknown) =>
+  [["user", USER, user], ["project", PROJECT, project], ["local", LOCAL, local]].map((
+    [scope, path, value],
+  ) => ({
+    scope: scope as "user" | "project" | "local",
+    path: path as string,
+    text: value === undefined ? undefined : JSON.stringify(value),
+  }));
+
+const INSTALLED = JSON.stringify({
+  version: 2,
+  plugins: {
+    [PLUGIN_ID]: [{
+      scope: "user",
+      installPath: "/home/u/.claude/plugins/cache/docsearch-hook/docsearch/0.1.0",
+      version: "0.1.0",
+    }],
+  },
+});
+
+Deno.test("enabledPlugin: enabledPlugins of the most specific file that names it, from any marketplace", () => {
+  const on = { enabledPlugins: { [PLUGIN_ID]: true } };
+  assertEquals(enabledPlugin(files(on), INSTALLED), {
+    id: PLUGIN_ID,
+    path: USER,
+    scope: "user",
+    version: "0.1.0",
+    installPath: "/home/u/.claude/plugins/cache/docsearch-hook/docsearch/0.1.0",
+  });
+  assertEquals(enabledPlugin(files(undefined, on)), { id: PLUGIN_ID, path: PROJECT, scope: "project" });
+  // A project can turn off what the user turned on, and the other way round.
+  assertEquals(enabledPlugin(files(on, undefined, { enabledPlugins: { [PLUGIN_ID]: false } })), undefined);
+  assertEquals(enabledPlugin(files({ enabledPlugins: { [PLUGIN_ID]: false } }, on))?.scope, "project");
+  assertEquals(
+    enabledPlugin(files({ enabledPlugins: { "docsearch@a-fork": true } }))?.id,
+    "docsearch@a-fork",
+  );
+  for (
+    const other of [
+      { enabledPlugins: { "docsearch-extra@docsearch-hook": true, "other@docsearch-hook": true } },
+      { enabledPlugins: [PLUGIN_ID] },
+      {},
+    ]
+  ) {
+    assertEquals(enabledPlugin(files(other)), undefined, JSON.stringify(other));
+  }
+  const broken = files(on).map((file) => ({ ...file, text: file.text && "{ not json" }));
+  assertEquals(enabledPlugin(broken), undefined);
+  assertEquals(enabledPlugin(files(on), "[not the list]")?.version, undefined);
+  assertEquals(
+    installedPluginsPath(env({ HOME: "/home/u" }), "linux"),
+    "/home/u/.claude/plugins/installed_plugins.json",
+  );
+  assertEquals(
+    installedPluginsPath(env({ HOME: "/home/u", CLAUDE_CONFIG_DIR: "/c" }), "linux"),
+    "/c/plugins/installed_plugins.json",
+  );
+});
+
+const PLUGIN: EnabledPlugin = { id: PLUGIN_ID, path: USER, scope: "user", version: "0.1.0" };
+const BIN = "/opt/bin/docsearch-hook";
+const COMMAND = hookCommand([BIN], "linux");
+const FACTS: FileFacts = { locate: (p) => p, exists: () => true, same: (a, b) => a === b };
+
+const settingsFile = (
+  text?: string,
+): SettingsFile[] => [{ agent: "claude", scope: "user", path: USER, text }];
+
+Deno.test("doctor: the plugin counts as a registration, and a settings registration beside it is a warning", () => {
+  const alone = registrationChecks(settingsFile(), ourCommand(COMMAND)!, FACTS, COMMAND, PLUGIN);
+  assertEquals(alone.map((c) => [c.status, c.name]), [["ok", "Claude Code plugin"]]);
+  match(
+    alone[0].message,
+    /^docsearch@docsearch-hook is enabled \(\/home\/u\/\.claude\/settings\.json\): it runs/,
+  );
+
+  const registered = formatSettings(withRegistration({}, COMMAND, "claude").settings, layoutOf(undefined));
+  const twice = registrationChecks(settingsFile(registered), ourCommand(COMMAND)!, FACTS, COMMAND, PLUGIN);
+  const warning = twice.find((c) => c.name === "Claude Code, registered twice");
+  assertEquals(warning?.status, "warn", JSON.stringify(twice));
+  match(warning!.message, /every event runs twice/);
+  assertEquals(warning!.fix, "keep the plugin and take the settings' entries out: docsearch-hook uninstall");
+
+  const none = registrationChecks(settingsFile(), ourCommand(COMMAND)!, FACTS, COMMAND);
+  assertEquals(none.map((c) => [c.status, c.name]), [["fail", "registration"]]);
+});
+
+Deno.test("doctor: the plugin's MCP server provides the plugin's name for the built-in search", () => {
+  const tool = builtInToolName(env({ DOCSEARCH_PLUGIN: PLUGIN_NAME }));
+  const databases = withBuiltInTool([database({ name: "deno", mcpToolName: BUILT_IN_TOOL })], tool);
+  const server = { name: `plugin:${PLUGIN_NAME}:${SERVER_NAME}`, source: `the plugin ${PLUGIN_ID}` };
+  const [check] = mcpChecks(config(databases), [server], [server.source]);
+  assertEquals([check.status, check.name], ["ok", `MCP tool ${tool}`]);
+  // Without the plugin's server, the same name is a tool the agent does not have.
+  assertEquals(mcpChecks(config(databases), [], [])[0].status, "fail");
+});
