@@ -147,7 +147,8 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
   // Anything the table does not know is a no-op that touches nothing.
   const spec = eventSpec(name);
   if (spec === undefined) return ALLOW;
-  const request = name === "PreToolUse" ? webRequestFrom(event.toolName, event.toolInput) : undefined;
+  const read = name === "PreToolUse" ? webRequestFrom(event.toolName, event.toolInput) : undefined;
+  const request = read && event.calledAs !== undefined ? { ...read, calledAs: event.calledAs } : read;
   if (name === "PreToolUse" && request === undefined) return ALLOW;
   const now = deps.now();
   const dir = stateDir(deps.env, deps.os);

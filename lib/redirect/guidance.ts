@@ -90,11 +90,12 @@ function retrySentence(request: WebRequest, options: GuidanceOptions): string {
     return "docsearch-hook could not record this denial (its state database is unavailable), so repeating " +
       "the request would be denied again; tell the user that docsearch-hook cannot save its state (its stderr says why).";
   }
+  const tool = request.calledAs ?? requestTool(request);
   const identical = {
-    WebSearch: "WebSearch (same query and domains)",
-    WebFetch: "WebFetch (same URL)",
-    Bash: "Bash command (same command text)",
-    MCP: `${requestTool(request)} call (same URL)`,
+    WebSearch: `${tool} (same query and domains)`,
+    WebFetch: `${tool} (same URL)`,
+    Bash: `${tool} command (same command text)`,
+    MCP: `${tool} call (same URL)`,
   }[request.tool];
   return `If the local results are not enough, repeat this identical ${identical} within ` +
     `${formatDuration(options.ttlSeconds)} and it will be allowed.`;
@@ -110,7 +111,9 @@ export function denyReason(request: WebRequest, matches: readonly Match[], optio
     ? "this web search"
     : request.tool === "WebFetch"
     ? clip(request.url)
-    : `${clip(requestUrls(request).join(" "))} (read by this ${requestTool(request)} call)`;
+    : `${clip(requestUrls(request).join(" "))} (read by this ${
+      request.calledAs ?? requestTool(request)
+    } call)`;
   const lines: string[] = [];
   if (matches.length === 1) {
     const [match] = matches;

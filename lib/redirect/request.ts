@@ -3,12 +3,21 @@ import { normalizeHost } from "../match/domains.ts";
 import { shellFetchUrls } from "./shell_fetch.ts";
 
 export type WebRequest =
-  | { tool: "WebSearch"; query: string; allowedDomains: string[]; blockedDomains: string[] }
-  | { tool: "WebFetch"; url: string; prompt: string }
-  /** A Bash command that only reads web pages (see shell_fetch.ts): `urls` in the order it reads them. */
-  | { tool: "Bash"; command: string; urls: string[] }
-  /** Another tool given a page's `url`: an MCP fetch or browser tool, when `fetch_tools` lists it. */
-  | { tool: "MCP"; name: string; url: string };
+  & (
+    | { tool: "WebSearch"; query: string; allowedDomains: string[]; blockedDomains: string[] }
+    | { tool: "WebFetch"; url: string; prompt: string }
+    /** A Bash command that only reads web pages (see shell_fetch.ts): `urls` in the order it reads them. */
+    | { tool: "Bash"; command: string; urls: string[] }
+    /** Another tool given a page's `url`: an MCP fetch or browser tool, when `fetch_tools` lists it. */
+    | { tool: "MCP"; name: string; url: string }
+  )
+  & {
+    /**
+     * The agent's own name for the tool where it is not Claude Code's (Gemini CLI's `google_web_search`):
+     * what the guidance tells the model to repeat.
+     */
+    calledAs?: string;
+  };
 
 /** A request of the agent's own web tools. */
 export type WebToolRequest = Extract<WebRequest, { tool: "WebSearch" | "WebFetch" }>;

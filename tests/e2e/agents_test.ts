@@ -37,7 +37,7 @@ Deno.test("Gemini CLI: a covered google_web_search is denied in Gemini CLI's sha
       'mcp__leann__leann_search {"index_name":"gitlab","query":"how to configure gitlab ci runners"}',
     ),
   );
-  match(reason, /repeat this identical WebSearch/);
+  match(reason, /repeat this identical google_web_search \(same query and domains\)/);
   allowed(await hook(box, search));
   geminiDenial(await hook(box, search));
   // Another session's retry is its own first request.
