@@ -30,7 +30,8 @@ const gitlab = database({
 });
 const kubernetes = database({ name: "kubernetes", keywords: ["k8s"], domains: ["kubernetes.io"] });
 const dotnet = database({ name: "dotnet", keywords: [".net"], domains: ["learn.microsoft.com"] });
-const docs = config([gitlab, kubernetes, dotnet]);
+const github = database({ name: "github", domains: ["github.com"] });
+const docs = config([gitlab, kubernetes, dotnet, github]);
 
 const bash = (command: string) => webRequestFrom("Bash", { command, description: "read the docs" });
 
@@ -85,6 +86,14 @@ const DENIED: [string, string[]][] = [
   ["curl -s https://docs.gitlab.com/llms.txt  # the index of the docs", ["https://docs.gitlab.com/llms.txt"]],
   ["curl -s https://eu.docs.gitlab.com/ee/ci/ \\\n  | head -40", ["https://eu.docs.gitlab.com/ee/ci/"]],
   ["curl -X GET -H 'Accept: text/html' https://docs.gitlab.com/ee/ci/", ["https://docs.gitlab.com/ee/ci/"]],
+  // A browser's Accept names XML beside HTML; sed without -i only filters.
+  [
+    "curl -s -H 'Accept: text/html,application/xhtml+xml,application/xml;q=0.9' https://docs.gitlab.com/ee/ci/ | sed -n -e '/<h1/,/h1>/p'",
+    ["https://docs.gitlab.com/ee/ci/"],
+  ],
+  ["curl -s https://github.com/denoland/deno/releases | sed -E 's/<[^>]+>//g' | head", [
+    "https://github.com/denoland/deno/releases",
+  ]],
 ];
 
 /** Each names a covered docs host, and none only reads a page of it. */
@@ -113,6 +122,16 @@ const NEVER_DENIED = [
   "http -a user:pass docs.gitlab.com/ee/",
   "wget --post-data 'q=runner' https://docs.gitlab.com/search",
   "wget --header='Authorization: token abc' https://docs.gitlab.com/ee/",
+  // An API by its host or path, or asked for JSON or XML.
+  "curl -s https://api.github.com/repos/denoland/deno/releases/latest | grep tag_name",
+  "curl -s -H 'Accept: application/json' https://docs.gitlab.com/api/v4/version",
+  "curl -s https://docs.gitlab.com/api/v4/version",
+  "curl -s https://docs.gitlab.com/search/api/v1/search | head",
+  "curl -s -H 'Accept: application/json' https://docs.gitlab.com/ee/ci/",
+  "curl -s --header 'Content-Type: application/xml' https://docs.gitlab.com/ee/ci/ | head",
+  "wget -qO- --header='Accept: application/vnd.github+json' https://github.com/denoland/deno/releases",
+  "http docs.gitlab.com/ee/ci/ Accept:application/json",
+  "xh https://github.com/denoland/deno/releases accept:application/xml | head",
   // A download: a release file, a tarball, an image, a script, data, an installer run by a shell.
   "curl -s https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.29/swagger.json",
   "curl -sL https://docs.gitlab.com/runner/install/linux-repository.sh | less",
@@ -134,6 +153,13 @@ const NEVER_DENIED = [
   "wget --spider https://docs.gitlab.com/ee/ci/",
   "wget -r -np -k https://docs.gitlab.com/ee/ci/",
   "http --headers docs.gitlab.com/ee/ci/",
+  // The transfer inspected (headers, redirects, a trace, a status written out), not the page read.
+  "curl -v https://docs.gitlab.com/runner/ 2>&1 | grep -i location",
+  "curl -s --verbose https://docs.gitlab.com/runner/ 2>&1 | head -30",
+  "curl -sL --trace-ascii - https://docs.gitlab.com/ee/ci/ | head",
+  "curl -sL -w '%{url_effective}\\n' https://docs.gitlab.com/runner/",
+  "wget -S -qO- https://docs.gitlab.com/runner/ 2>&1 | grep -i location",
+  "http -v docs.gitlab.com/runner/",
   // More than a read: builds, installs, other programs, or syntax whose effect is not seen here.
   "curl -s https://docs.gitlab.com/ee/ci/ > page.html && npm run build",
   "npm install && curl -s https://docs.gitlab.com/ee/ci/",
@@ -147,6 +173,12 @@ const NEVER_DENIED = [
   "(cd /tmp && curl -s https://docs.gitlab.com/ee/ci/)",
   "curl -K requests.cfg https://docs.gitlab.com/ee/ci/",
   "curl -s https://docs.gitlab.com/ee/ci/ | xargs -n1 echo",
+  // sed that edits files, and awk, which can run commands (system()) and write files.
+  "curl -s https://docs.gitlab.com/ee/ci/ > ci.html && sed -i 's/foo/bar/' ci.html",
+  "curl -s -o ci.md https://docs.gitlab.com/ee/ci/; sed -ni.bak '1,20p' ci.md",
+  "curl -s https://docs.gitlab.com/ee/ci/ > ci.html && sed --in-place=.orig -e 's/a/b/' ci.html",
+  "curl -s https://docs.gitlab.com/ee/ci/ | awk '/runner/ {print $1}'",
+  "curl -s https://docs.gitlab.com/ee/ci/ | gawk '{ system(\"true\") }'",
   "curl -s 'https://docs.gitlab.com/ee/ci/",
   "curl -s ftp://docs.gitlab.com/pub/",
 ];
@@ -164,7 +196,10 @@ Deno.test("shell page reads: every command of the deny list reads its pages, and
 Deno.test("shell page reads: no command of the never-deny list is denied", () => {
   for (const command of NEVER_DENIED) {
     ok(
-      command.includes("docs.gitlab.com") || command.includes("kubernetes.io") || command.includes("learn.m"),
+      command.includes("docs.gitlab.com") || command.includes("kubernetes.io") ||
+        command.includes("learn.m") ||
+        command.includes("github.com"),
+      command,
     );
     assertEquals(bash(command), undefined, command);
   }

@@ -13,7 +13,7 @@
  */
 
 import { lazily } from "../lazy.ts";
-import { urlPath } from "../match/domains.ts";
+import { urlHost, urlPath } from "../match/domains.ts";
 
 interface Word {
   text: string;
@@ -219,9 +219,13 @@ const basename = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 const names = (...groups: string[]): () => ReadonlySet<string> =>
   lazily(() => new Set(groups.join(" ").split(" ")));
 
-/** Programs that only show or filter text: what a page read may be piped through. */
+/**
+ * Programs that only show or filter text: what a page read may be piped through. Not awk: an awk program can
+ * run commands (`system()`, `| getline`) and write files, so it is a program, not a filter. `sed` is one only
+ * without `-i` (see isReader).
+ */
 const READERS = names(
-  "head tail less more cat grep egrep fgrep rg sed awk gawk cut tr sort uniq wc fold fmt nl column",
+  "head tail less more cat grep egrep fgrep rg sed cut tr sort uniq wc fold fmt nl column",
   "html2text html2markdown markdownify pandoc lynx w3m htmlq pup xmllint",
 );
 
@@ -232,6 +236,35 @@ const READERS = names(
 const NEUTRAL = lazily((): ReadonlySet<string> =>
   new Set([...READERS(), "", ..."cd echo printf true sleep pwd ls mkdir set".split(" ")])
 );
+
+/** Whether `sed` edits files in place (`-i`, `-i.bak`, `-ni`, `--in-place[=suffix]`): then it writes, not reads. */
+function sedEditsInPlace(args: Word[]): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const { text } = args[i];
+    if (text === "--") return false;
+    if (text.startsWith("--")) {
+      if (text === "--in-place" || text.startsWith("--in-place=")) return true;
+      if (text === "--expression" || text === "--file" || text === "--line-length") i++;
+    } else if (text.startsWith("-")) {
+      for (let j = 1; j < text.length; j++) {
+        if (text[j] === "i") return true;
+        // -e, -f and -l take a value: the rest of the word, or the next word.
+        if (text[j] === "e" || text[j] === "f" || text[j] === "l") {
+          if (j === text.length - 1) i++;
+          break;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+/** Whether a command is one of `among` (READERS or NEUTRAL) and, if `sed`, leaves files alone. */
+function isReader(command: SimpleCommand, among: () => ReadonlySet<string>): boolean {
+  const found = program(command);
+  if (found === undefined || !among().has(found.name)) return false;
+  return found.name !== "sed" || !sedEditsInPlace(found.args);
+}
 
 /** The command's program and arguments after leading assignments and `env`/`command`/`time`/`timeout`. */
 function program(command: SimpleCommand): { name: string; args: Word[] } | undefined {
@@ -288,6 +321,23 @@ function isCredentialHeader(header: string): boolean {
     ["token", "auth", "api-key", "apikey", "secret", "session"].some((part) => name.includes(part));
 }
 
+/**
+ * A header that asks for data rather than a page (`Accept: application/json`, `Content-Type: application/xml`,
+ * `Accept: application/vnd.github+json`): the request is an API call. A browser's Accept names `xhtml+xml` and
+ * `xml` beside `text/html`, so XML counts only without HTML; a browser never asks for JSON.
+ */
+function asksForData(header: string): boolean {
+  const colon = header.indexOf(":");
+  if (colon < 0) return false;
+  const name = header.slice(0, colon).trim().toLowerCase();
+  if (name !== "accept" && name !== "content-type") return false;
+  const value = header.slice(colon + 1).toLowerCase();
+  return value.includes("json") || (value.includes("xml") && !value.includes("html"));
+}
+
+/** A header a page read may send: no credentials, and no request for data. */
+const isPageHeader = (header: string) => !isCredentialHeader(header) && !asksForData(header);
+
 const isHttpUrl = (text: string) => {
   const lower = text.slice(0, 8).toLowerCase();
   return lower.startsWith("http://") || lower.startsWith("https://");
@@ -318,8 +368,25 @@ const FILE_URLS = names(
   "png jpg jpeg gif svg webp ico bmp mp4 webm mov mp3 wav ogg pdf epub woff woff2 ttf otf eot css map",
 );
 
-/** A URL of a page, not of a file to download. */
-const isPageUrl = (url: string) => !FILE_URLS().has(extension(urlFileName(url)));
+/** `v4`, `2`: a version in a path. */
+const isVersion = (segment: string) =>
+  isDigits(segment) || (segment.length > 1 && segment[0] === "v" && isDigits(segment.slice(1)));
+
+/**
+ * A URL of an API rather than of pages: its host starts with `api.` (`api.github.com`), or its path does with an
+ * `api` segment (`/api/v4/version`, `/api/search`) or has one followed by a version (`/rest/api/2/issue`). Only
+ * those: docs about an API keep `api` further in (`/ee/api/rest/`, `/en-us/dotnet/api/system.string`) and are
+ * pages.
+ */
+function isApiUrl(url: string): boolean {
+  if (urlHost(url)?.startsWith("api.")) return true;
+  const segments = (urlPath(url) ?? "").toLowerCase().split("/").filter((segment) => segment !== "");
+  return segments[0] === "api" ||
+    segments.some((segment, i) => segment === "api" && isVersion(segments[i + 1] ?? ""));
+}
+
+/** A URL of a page: not of a file to download, nor of an API. */
+const isPageUrl = (url: string) => !FILE_URLS().has(extension(urlFileName(url))) && !isApiUrl(url);
 
 const isPageFile = (name: string) => PAGE_FILES().has(extension(basename(name)));
 
@@ -407,6 +474,9 @@ const CURL: Options = {
     "--oauth2-bearer --aws-sigv4 --basic --digest --ntlm --negotiate --anyauth --cert",
     // Requests this reader cannot see (a config file, further transfers); headers only (a link check).
     "-K --config -: --next -I --head",
+    // The transfer inspected, not the page read: headers and redirects shown (`-v … 2>&1 | grep -i location`),
+    // a trace, or a status or timing written out.
+    "-v --verbose --trace --trace-ascii --trace-time --trace-ids --trace-config -w --write-out",
   ),
 };
 
@@ -416,7 +486,7 @@ const curl: Fetcher = (args) => {
   let remoteName = false;
   const operands = options(args, CURL, (option, value) => {
     if (option === "-X" || option === "--request") return value?.toUpperCase() === "GET";
-    if (option === "-H" || option === "--header") return !isCredentialHeader(value ?? "");
+    if (option === "-H" || option === "--header") return isPageHeader(value ?? "");
     if (option === "-o" || option === "--output") {
       outputs.push(value === "-" ? "stdout" : { file: value ?? "" });
     }
@@ -453,6 +523,9 @@ const WGET: Options = {
     // A request body, credentials.
     "--post-data --post-file --body-data --body-file --user --password --http-user --http-password",
     "--ask-password --load-cookies --certificate --private-key",
+    // The transfer inspected: the server's headers, or a debug log (wget is verbose by default, so -v says
+    // nothing).
+    "-S --server-response -d --debug",
   ),
 };
 
@@ -460,7 +533,7 @@ const wget: Fetcher = (args) => {
   let document: Output | undefined;
   const operands = options(args, WGET, (option, value) => {
     if (option === "--method") return value?.toUpperCase() === "GET";
-    if (option === "--header") return !isCredentialHeader(value ?? "");
+    if (option === "--header") return isPageHeader(value ?? "");
     if (option === "-O" || option === "--output-document") {
       document = value === "-" ? "stdout" : { file: value ?? "" };
     }
@@ -488,6 +561,8 @@ const HTTPIE: Options = {
     "-j --json -f --form --multipart --raw",
     // A download, headers only, a request not sent.
     "-d --download -c --continue -h --headers --offline",
+    // The transfer inspected: request and response headers shown, or a debug log.
+    "-v --verbose --debug",
   ),
 };
 
@@ -518,7 +593,7 @@ const httpie: Fetcher = (args, name) => {
     if (at === 0 || at === item.length) return undefined;
     const separator = item.slice(at, at + 2);
     if (separator === "==") continue;
-    if (item[at] === ":" && separator !== ":=" && !isCredentialHeader(item)) continue;
+    if (item[at] === ":" && separator !== ":=" && isPageHeader(item)) continue;
     return undefined;
   }
   const scheme = name.endsWith("s") ? "https://" : "http://";
@@ -569,7 +644,7 @@ export function shellFetchUrls(command: string): string[] | undefined {
     if (head === undefined) return undefined;
     const fetcher = FETCHERS.get(head.name);
     if (fetcher === undefined) {
-      if (!pipeline.every((command) => NEUTRAL().has(program(command)?.name ?? "-"))) return undefined;
+      if (!pipeline.every((command) => isReader(command, NEUTRAL))) return undefined;
       continue;
     }
     const read = fetcher(head.args, head.name);
@@ -577,7 +652,7 @@ export function shellFetchUrls(command: string): string[] | undefined {
     if (!read.urls.every(isPageUrl) || !read.outputs.every((output) => writesPage(output, first))) {
       return undefined;
     }
-    if (!rest.every((command) => READERS().has(program(command)?.name ?? "-"))) return undefined;
+    if (!rest.every((command) => isReader(command, READERS))) return undefined;
     urls.push(...read.urls);
   }
   return urls.length === 0 ? undefined : [...new Set(urls)];
