@@ -232,8 +232,18 @@ Deno.test({
     assertEquals(await listDir(t.data), [`${VERSION}.log`], "nothing installed, no lock left");
     assertEquals(await listDir(t.tmp), []);
 
-    // A hook event passes, says why in one line, and tries again in the background, which fails the same way.
-    const hook = await t.hook(webSearch("s1"));
+    // A hook event passes and says why in one line; right after a failure it does not download again.
+    const soon = await t.hook(webSearch("s1"));
+    assertEquals([soon.code, soon.stdout], [0, ""]);
+    match(
+      soon.stderr,
+      /^docsearch-hook: the last download of the release binary v\S+ failed \(the download is corrupt or was tampered with; .*\); it is tried again 10 minutes after \(log: .*\); this event passes\n$/,
+    );
+    assertEquals(t.requests.filter((path) => path.endsWith(ASSET)).length, 1);
+    // Ten minutes on, an event tries again in the background, which fails the same way.
+    const earlier = new Date(Date.now() - 11 * 60 * 1000);
+    await Deno.utime(`${t.data}/${VERSION}.log`, earlier, earlier);
+    const hook = await t.hook(webSearch("s2"));
     assertEquals([hook.code, hook.stdout], [0, ""]);
     match(
       hook.stderr,
