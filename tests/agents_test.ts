@@ -120,7 +120,7 @@ Deno.test("Gemini CLI: its lifecycle events go by Claude Code's names, their fie
   const stop = gemini("AfterAgent");
   assertEquals([stop.hookEventName, stop.raw.stop_hook_active], ["Stop", false]);
   assertEquals(gemini("PreCompress").hookEventName, "PreCompact");
-  // Shared names and shapes: nothing tells the agent, and nothing needs to.
+  // Shared names and shapes: the event does not tell the agent; the variables it sets do (runningAgent).
   for (const name of ["SessionStart", "SessionEnd"]) {
     const lifecycle = gemini(name);
     assertEquals([lifecycle.agent, lifecycle.hookEventName], [undefined, name]);
@@ -307,10 +307,10 @@ const BUILT_IN_CONFIG = {
   }],
 };
 
-function deps(): HookDeps {
+function deps(vars: Record<string, string> = {}): HookDeps {
   return {
     changedLockfile: () => undefined,
-    env: (name) => (name === "HOME" ? "/nowhere" : undefined),
+    env: (name) => (name === "HOME" ? "/nowhere" : vars[name]),
     os: "linux",
     now: () => 1_000_000,
     elapsed: () => 5,
@@ -342,6 +342,15 @@ Deno.test("hook: Gemini CLI's web search is denied in its shape, sent to the bui
     const context = JSON.parse(prompt.stdout!).hookSpecificOutput;
     assertEquals(context.hookEventName, "BeforeAgent");
     match(context.additionalContext, /mcp_docsearch_search/);
+    // SessionStart has Claude Code's shape: the variables Gemini CLI sets for its hooks name the agent.
+    const start = await hookOutput(
+      { ok: true, text: event("gemini/SessionStart.json") },
+      config,
+      deps({ GEMINI_PROJECT_DIR: "/p", CLAUDE_PROJECT_DIR: "/p" }),
+    );
+    const note = JSON.parse(start.stdout!).hookSpecificOutput.additionalContext;
+    match(note, /mcp_docsearch_search/);
+    ok(!note.includes("mcp__docsearch__search"), note);
     // Qwen Code reads Claude Code's shape, and names the built-in search as Claude Code does.
     const qwenOut = await hookOutput(
       { ok: true, text: event("qwen/PreToolUse.web_search.json") },

@@ -272,8 +272,8 @@ Deno.test("registration: a PreToolUse matcher that misses WebFetch is a warning"
   }
 });
 
-Deno.test("registration: matchers that cover both web tools are fine", () => {
-  for (const matcher of ["WebFetch|WebSearch", "Web.*", "*", "", undefined]) {
+Deno.test("registration: matchers that cover the web tools and Bash are fine", () => {
+  for (const matcher of ["Bash|WebFetch|WebSearch", "Web.*|Bash", ".*", "*", "", undefined]) {
     const text = edited(COMMAND, (settings) => {
       const group = ourGroup(settings, "PreToolUse");
       if (matcher === undefined) delete group.matcher;
@@ -918,9 +918,19 @@ Deno.test("registration: Gemini CLI's matcher and timeouts are judged in its nam
   assertEquals(narrow.status, "warn");
   match(
     narrow.message,
-    /the BeforeTool matcher "google_web_search" does not cover both google_web_search and web_fetch/,
+    /the BeforeTool matcher "google_web_search" does not cover all of google_web_search, web_fetch and run_shell_command/,
   );
   match(narrow.fix!, /^docsearch-hook install --agent gemini$/);
+  // An entry from before Bash's page reads were redirected: install again brings them.
+  const older = only(registrationChecks(
+    machine({
+      "claude/user": edited(COMMAND, (s) => (ourGroup(s, "PreToolUse").matcher = "WebSearch|WebFetch")),
+    }),
+    SELF,
+    facts([BIN]),
+  ));
+  assertEquals(older.status, "warn");
+  match(older.message, /matcher "WebSearch\|WebFetch" does not cover all of WebSearch, WebFetch and Bash/);
   // Seconds written where Gemini CLI counts milliseconds.
   const seconds = only(registrationChecks(
     machine({

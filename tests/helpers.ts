@@ -236,7 +236,27 @@ export async function backupsOf(path: string): Promise<string[]> {
   return (await listDir(dir)).filter((entry) => entry.startsWith(`${name}.bak`)).map((e) => `${dir}/${e}`);
 }
 
-/** A fixture event with some fields replaced. */
+let calls = 0;
+const freshId = (id: string) => `${id}_${++calls}`;
+
+/**
+ * A fixture event with some fields replaced. Claude Code's PreToolUse events get a fresh tool_use_id unless one is
+ * given, as the agent gives every call, and so every retry, its own: the same id twice is one call seen twice
+ * (the hook registered twice).
+ */
 export function event(path: string, overrides: Record<string, unknown> = {}): string {
-  return JSON.stringify({ ...JSON.parse(readFixture(`events/${path}`)), ...overrides });
+  const fixture = JSON.parse(readFixture(`events/${path}`));
+  const fresh =
+    !path.includes("/") && fixture.hook_event_name === "PreToolUse" && typeof fixture.tool_use_id === "string"
+      ? { tool_use_id: freshId(fixture.tool_use_id) }
+      : {};
+  return JSON.stringify({ ...fixture, ...fresh, ...overrides });
+}
+
+/** An event (JSON text) as a new call of the agent's, such as a retry: the same, with a fresh tool_use_id. */
+export function newCall(text: string): string {
+  const parsed = JSON.parse(text);
+  return typeof parsed.tool_use_id === "string"
+    ? JSON.stringify({ ...parsed, tool_use_id: freshId(parsed.tool_use_id) })
+    : text;
 }

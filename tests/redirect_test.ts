@@ -219,6 +219,23 @@ Deno.test("decision: deny and record, let the identical retry through once, then
   assertEquals(decideRedirect(request, "s1", cfg, open, 4_000).action, "deny");
 });
 
+Deno.test("decision: the same call seen again (same tool_use_id) is denied again with the same guidance", () => {
+  const ids: (string | undefined)[] = [];
+  const seenAgain = {
+    retryOrRecord(denial: DenialRecord) {
+      ids.push(denial.toolUseId);
+      return ids.length === 1 ? "recorded" as const : "repeat" as const;
+    },
+  };
+  const cfg = config([gitlab]);
+  const decide = () =>
+    decideRedirect(search("gitlab"), "s", cfg, { state: seenAgain }, 0, undefined, "toolu_1");
+  const [first, again] = [decide(), decide()];
+  assertEquals(ids, ["toolu_1", "toolu_1"]);
+  ok(first.action === "deny" && again.action === "deny");
+  assertEquals([first.repeat, again.repeat, again.output], [undefined, true, first.output]);
+});
+
 Deno.test("decision: a retry after the TTL is denied again", () => {
   const state = memoryState();
   const cfg = config([gitlab], 10);

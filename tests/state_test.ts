@@ -62,6 +62,20 @@ Deno.test("a denial is taken once by the identical retry in its session, within 
     assertEquals(store.pending("s2", 0).length, 1);
   }));
 
+Deno.test("the hook registered twice: the same tool_use_id is the same call, denied again; a new one is the retry", () =>
+  withDir((dir) => {
+    const store = new StateStore(openStateDb(dir, "linux"));
+    const call = (at: number, toolUseId: string) => store.retryOrRecord({ ...record("s", at), toolUseId }, 0);
+    assertEquals([call(100, "toolu_a"), call(101, "toolu_a")], ["recorded", "repeat"]);
+    assertEquals(store.pending("s", 0).length, 1);
+    // The retry passes, and passes again for the second registration; the record is taken.
+    assertEquals([call(200, "toolu_b"), call(201, "toolu_b")], ["retry", "retry"]);
+    assertEquals(store.pending("s", 0).length, 0);
+    assertEquals([call(300, "toolu_c"), call(301, "toolu_c")], ["recorded", "repeat"]);
+    // A retry without an id takes the record as before.
+    assertEquals(store.retryOrRecord(record("s", 400), 0), "retry");
+  }));
+
 Deno.test("the TTL window includes its first millisecond and nothing before it", () =>
   withDir((dir) => {
     const store = new StateStore(openStateDb(dir, "linux"));
@@ -206,6 +220,8 @@ Deno.test("a schema-2 database gains the switches column and keeps its sessions"
     raw.exec(`CREATE TABLE sessions (id INTEGER PRIMARY KEY, session_key TEXT NOT NULL UNIQUE, cwd TEXT,
       agent TEXT NOT NULL, first_seen INTEGER NOT NULL, last_seen INTEGER NOT NULL, source TEXT,
       ended_at INTEGER, end_reason TEXT);
+      CREATE TABLE denials (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, request_key TEXT NOT NULL,
+        tool TEXT NOT NULL, request TEXT NOT NULL, databases TEXT NOT NULL, created_at INTEGER NOT NULL);
       INSERT INTO sessions (session_key, cwd, agent, first_seen, last_seen) VALUES ('old', '/p', 'claude-code', 1, 2);
       PRAGMA user_version = 2;`);
     raw.close();

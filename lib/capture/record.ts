@@ -3,6 +3,7 @@ import type { Config } from "../config/types.ts";
 import type { Env } from "../paths.ts";
 import type { HookEvent } from "../protocol/event.ts";
 import { stringField } from "../protocol/event.ts";
+import { runningAgent } from "../protocol/agents.ts";
 import { type Agent, eventSpec } from "../protocol/events.ts";
 import type { RedirectDecision } from "../redirect/decide.ts";
 import { requestTarget, requestTool, type WebRequest } from "../redirect/request.ts";
@@ -20,18 +21,10 @@ const RECORDED: Readonly<Record<Agent, string>> = {
   qwen: "qwen-code",
 };
 
-/**
- * Which agent runs the hook: the one the event's shape tells, else the one the variables it sets for its hooks
- * tell. Qwen Code sets Gemini CLI's and Claude Code's too, Gemini CLI and Ripperdoc Claude Code's, for hooks
- * written for those: the most specific goes first.
- */
+/** The agent as recorded: runningAgent's answer, by the name stats and the capture show. */
 export function agentOf(env: Env, agent?: Agent): string {
-  if (agent !== undefined) return RECORDED[agent];
-  if (env("QWEN_PROJECT_DIR")) return RECORDED.qwen;
-  if (env("GEMINI_PROJECT_DIR")) return RECORDED.gemini;
-  if (env("RIPPERDOC_PROJECT_DIR") || env("RIPPERDOC_SESSION_ID")) return RECORDED.ripperdoc;
-  if (env("CLAUDE_PROJECT_DIR") || env("CLAUDECODE")) return RECORDED.claude;
-  return "unknown";
+  const running = runningAgent(env, agent);
+  return running === undefined ? "unknown" : RECORDED[running];
 }
 
 export interface RecordInput {
@@ -84,7 +77,8 @@ export function eventRecord(input: RecordInput): EventRecord {
       endReason: name === "SessionEnd" ? stringField(event.raw, "reason") ?? "other" : undefined,
     },
     observation,
-    denied: decision?.action === "deny" && request !== undefined
+    // A repeat (the hook registered twice) was counted when the call was first denied.
+    denied: decision?.action === "deny" && !decision.repeat && request !== undefined
       ? {
         requestKey: decision.requestKey,
         tool: requestTool(request),

@@ -341,22 +341,24 @@ async function selfTest(configFlag: string | undefined, config: Config, ctx: Com
     const indexExists = indexesUnder(ctx.os, stateDir(ctx.env, ctx.os));
     const database = reachableDatabases(config.databases, indexExists).find((candidate) => candidate.enabled);
     const query = database ? `${database.keywords[0]} documentation` : "docsearch-hook doctor self-test";
-    const event = JSON.stringify({
-      session_id: `docsearch-doctor-${Deno.pid}`,
-      cwd: ctx.cwd,
-      hook_event_name: "PreToolUse",
-      tool_name: "WebSearch",
-      tool_input: { query },
-      tool_use_id: "docsearch-doctor",
-    });
+    // The retry is a new call, with its own tool_use_id: the same id again would be the same call seen twice.
+    const event = (toolUseId: string) =>
+      JSON.stringify({
+        session_id: `docsearch-doctor-${Deno.pid}`,
+        cwd: ctx.cwd,
+        hook_event_name: "PreToolUse",
+        tool_name: "WebSearch",
+        tool_input: { query },
+        tool_use_id: toolUseId,
+      });
     const deps = { ...processDeps, env, os: ctx.os, now: ctx.now, indexExists };
-    const run = async () => {
+    const run = async (toolUseId: string) => {
       const start = performance.now();
-      const output = await hookOutput({ ok: true, text: event }, configFlag, deps);
+      const output = await hookOutput({ ok: true, text: event(toolUseId) }, configFlag, deps);
       return { output, took: performance.now() - start };
     };
-    const first = await run();
-    const retry = await run();
+    const first = await run("docsearch-doctor");
+    const retry = await run("docsearch-doctor-retry");
     const noted = first.output.stderr ? ` (the hook noted: ${first.output.stderr})` : "";
     const times = `${ms(first.took)} in process, its retry ${ms(retry.took)}`;
     if (database === undefined) {

@@ -26,7 +26,7 @@ import {
   stringField,
 } from "../protocol/event.ts";
 import { type EventSpec, eventSpec } from "../protocol/events.ts";
-import { agentOutput } from "../protocol/agents.ts";
+import { agentOutput, runningAgent } from "../protocol/agents.ts";
 import { ALLOW, contextOutput, type HookOutput } from "../protocol/output.ts";
 import {
   decideRedirect,
@@ -160,7 +160,7 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
     ...loaded,
     databases: withBuiltInTool(
       reachableDatabases(loaded.databases, deps.indexExists),
-      builtInToolName(deps.env, event.agent),
+      builtInToolName(deps.env, runningAgent(deps.env, event.agent)),
     ),
   };
   if (request !== undefined && !takesRequest(request, config)) return ALLOW;
@@ -169,7 +169,15 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
   const access = await openAccess(spec, dir, deps, notes);
   const decide = (view: SessionView, stateAccess: StateAccess) =>
     request && view.redirect
-      ? decideRedirect(request, event.sessionId, view.config, stateAccess, now, redactor.redact)
+      ? decideRedirect(
+        request,
+        event.sessionId,
+        view.config,
+        stateAccess,
+        now,
+        redactor.redact,
+        event.toolUseId,
+      )
       : undefined;
 
   let decision: RedirectDecision | undefined;

@@ -70,12 +70,18 @@ function isThis(found: OurCommand, self: OurCommand, files: FileFacts): boolean 
   return located !== undefined && files.same(located, self.program);
 }
 
-/** Whether a matcher covers both web tools, by the agent's names for them. */
-const coversWebTools = (matcher: string | undefined, agent: Agent) => {
+/**
+ * The tools a PreToolUse matcher must cover, by Claude Code's names: the web tools, and Bash, whose page reads
+ * are redirected too (an entry from before that, `WebSearch|WebFetch`, leaves them alone).
+ */
+const PAGE_TOOLS = ["WebSearch", "WebFetch", "Bash"];
+
+/** Whether a matcher covers the page tools, by the agent's names for them. */
+const coversPageTools = (matcher: string | undefined, agent: Agent) => {
   if (matcher === undefined || matcher === "" || matcher === "*") return true;
   try {
     const pattern = new RegExp(`^(?:${matcher})$`);
-    return pattern.test(agentToolName(agent, "WebSearch")) && pattern.test(agentToolName(agent, "WebFetch"));
+    return PAGE_TOOLS.every((tool) => pattern.test(agentToolName(agent, tool)));
   } catch {
     return false;
   }
@@ -186,11 +192,12 @@ function fileCheck(
   }
   const preToolUse = registrations.find((registration) => registration.event === "PreToolUse")!.entry.event;
   const pre = found.find((entry) => entry.event === preToolUse);
-  if (pre !== undefined && !coversWebTools(pre.matcher, file.agent)) {
-    const tools = ["WebSearch", "WebFetch"].map((tool) => agentToolName(file.agent, tool)).join(" and ");
+  if (pre !== undefined && !coversPageTools(pre.matcher, file.agent)) {
+    const names = PAGE_TOOLS.map((tool) => agentToolName(file.agent, tool));
+    const tools = `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
     return warn(
       name,
-      `the ${preToolUse} matcher "${pre.matcher}" does not cover both ${tools}${where}`,
+      `the ${preToolUse} matcher "${pre.matcher}" does not cover all of ${tools}${where}`,
       again,
     );
   }

@@ -6,6 +6,7 @@
  * shapes differ: Gemini CLI by its event names, Qwen Code by its tool names and the typed prompt only it sends.
  * Plain data and small functions: the hook runs this on every event.
  */
+import type { Env } from "../paths.ts";
 import type { Agent, EventName } from "./events.ts";
 import type { HookOutput } from "./output.ts";
 
@@ -221,6 +222,21 @@ export function canonicalEvent(raw: Record<string, unknown>): CanonicalEvent {
   const submitted = text(raw.submitted_prompt);
   if (submitted !== undefined) return { agent: "qwen", payload: { ...raw, prompt: submitted } };
   return { payload: raw };
+}
+
+/**
+ * Which agent runs the hook: the one the event's shape tells, else the one the variables it sets for its hooks
+ * tell (an event both share, such as SessionStart, still needs the agent's name for our search tool). Qwen Code
+ * sets Gemini CLI's and Claude Code's too, Gemini CLI and Ripperdoc Claude Code's, for hooks written for those:
+ * the most specific goes first.
+ */
+export function runningAgent(env: Env, agent?: Agent): Agent | undefined {
+  if (agent !== undefined) return agent;
+  if (env("QWEN_PROJECT_DIR")) return "qwen";
+  if (env("GEMINI_PROJECT_DIR")) return "gemini";
+  if (env("RIPPERDOC_PROJECT_DIR") || env("RIPPERDOC_SESSION_ID")) return "ripperdoc";
+  if (env("CLAUDE_PROJECT_DIR") || env("CLAUDECODE")) return "claude";
+  return undefined;
 }
 
 /**

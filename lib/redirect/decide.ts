@@ -13,13 +13,21 @@ import type { DenialRecord } from "../state/store.ts";
 
 /** The part of the state store the redirect needs (see StateStore); throws when the state is unavailable. */
 export interface RedirectState {
-  retryOrRecord(denial: DenialRecord, notBefore: number): "retry" | "recorded";
+  retryOrRecord(denial: DenialRecord, notBefore: number): "retry" | "recorded" | "repeat";
 }
 
 export type RedirectDecision =
   | { action: "allow"; why: "no-match" }
   | { action: "allow"; why: "escape-hatch"; matches: Match[]; requestKey: string }
-  | { action: "deny"; matches: Match[]; requestKey: string; output: string; stateProblem?: string };
+  | {
+    action: "deny";
+    matches: Match[];
+    requestKey: string;
+    output: string;
+    stateProblem?: string;
+    /** The call was denied already: the hook registered twice sees it again (same tool_use_id). */
+    repeat?: true;
+  };
 
 /** The state, or why there is none (the hook then denies without remembering). */
 export type StateAccess = { state: RedirectState } | { unavailable: string };
@@ -45,6 +53,7 @@ export function takesRequest(request: WebRequest, config: Config): boolean {
 /**
  * The decision on one web request. `request` in the denial record is what the state keeps for people to
  * read, so it goes through `redact` (the privacy filter) first.
+ * `toolUseId` is the agent's id for the call: the same call seen again is denied again, not taken as the retry.
  */
 export function decideRedirect(
   request: WebRequest,
@@ -53,6 +62,7 @@ export function decideRedirect(
   access: StateAccess,
   now: number,
   redact: (text: string) => string = (text) => text,
+  toolUseId?: string,
 ): RedirectDecision {
   const matches = matchRequest(request, config.databases);
   if (matches.length === 0) return { action: "allow", why: "no-match" };
@@ -60,6 +70,7 @@ export function decideRedirect(
   const ttlMs = config.escapeHatchTtlSeconds * 1000;
   const requestKey = hash53(requestIdentity(request));
   let stateProblem = "unavailable" in access ? access.unavailable : undefined;
+  let repeat = false;
   if ("state" in access) {
     try {
       const outcome = access.state.retryOrRecord({
@@ -69,8 +80,10 @@ export function decideRedirect(
         request: redact(requestTarget(request)),
         databases: matches.map((m) => m.database.name),
         at: now,
+        ...(toolUseId === undefined ? {} : { toolUseId }),
       }, now - ttlMs);
       if (outcome === "retry") return { action: "allow", why: "escape-hatch", matches, requestKey };
+      repeat = outcome === "repeat";
     } catch (error) {
       stateProblem = messageOf(error);
     }
@@ -79,5 +92,5 @@ export function decideRedirect(
     ttlSeconds: config.escapeHatchTtlSeconds,
     retryWillPass: stateProblem === undefined,
   });
-  return { action: "deny", matches, requestKey, output, stateProblem };
+  return { action: "deny", matches, requestKey, output, stateProblem, ...(repeat ? { repeat } : {}) };
 }

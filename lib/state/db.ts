@@ -106,6 +106,10 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX hook_runs_by_time ON hook_runs (at);`,
   // Per-session switches (`disable` / `enable`): JSON, NULL when nothing is switched off.
   `ALTER TABLE sessions ADD COLUMN switches TEXT;`,
+  // The escape hatch tells a second registration of the hook (the same tool call, the same tool_use_id) from
+  // the agent's retry: the denied call's id, and the id of the retry that took the record. NULL on older rows.
+  `ALTER TABLE denials ADD COLUMN tool_use_id TEXT;
+   ALTER TABLE denials ADD COLUMN retried_by TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

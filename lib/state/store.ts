@@ -18,6 +18,8 @@ export interface DenialRecord {
   request: string;
   databases: string[];
   at: number;
+  /** The agent's id for this tool call, where it sends one: the same call seen twice is not a retry. */
+  toolUseId?: string;
 }
 
 export interface SessionTouch {
@@ -164,22 +166,35 @@ export class StateStore {
   /**
    * The escape hatch: takes the oldest unexpired denial of this request in this session ("retry": the request
    * passes), or else records this denial ("recorded"), pruning expired records of every session. Concurrent
-   * retries of one denial cannot both take it.
+   * retries of one denial cannot both take it. The hook registered twice (settings and plugin) sees each call
+   * twice, with one tool_use_id: the denied call seen again is "repeat" (denied again, the record kept), and
+   * the retry seen again passes again, as the retry that took the record.
    */
-  retryOrRecord(denial: DenialRecord, notBefore: number): "retry" | "recorded" {
+  retryOrRecord(denial: DenialRecord, notBefore: number): "retry" | "recorded" | "repeat" {
     const session = sessionKey(denial.sessionId);
+    const id = denial.toolUseId ?? null;
     return this.write(() => {
-      const taken = this.db.prepare(
-        `DELETE FROM denials WHERE id = (
-           SELECT id FROM denials WHERE session_id = ? AND request_key = ? AND created_at >= ?
-           ORDER BY created_at, id LIMIT 1)
-         RETURNING id`,
-      ).get(session, denial.requestKey, notBefore);
+      if (id !== null) {
+        const seen = this.db.prepare(
+          `SELECT retried_by = ? AS retry FROM denials
+           WHERE session_id = ? AND request_key = ? AND created_at >= ? AND (tool_use_id = ? OR retried_by = ?)
+           LIMIT 1`,
+        ).get(id, session, denial.requestKey, notBefore, id, id) as { retry: number | null } | undefined;
+        if (seen !== undefined) return seen.retry === 1 ? "retry" : "repeat";
+      }
+      const oldest = `SELECT id FROM denials WHERE session_id = ? AND request_key = ? AND created_at >= ?
+                        AND retried_by IS NULL ORDER BY created_at, id LIMIT 1`;
+      // A retry with an id keeps the record, marked, for the same retry seen again; one without goes.
+      const taken = id === null
+        ? this.db.prepare(`DELETE FROM denials WHERE id = (${oldest}) RETURNING id`)
+          .get(session, denial.requestKey, notBefore)
+        : this.db.prepare(`UPDATE denials SET retried_by = ? WHERE id = (${oldest}) RETURNING id`)
+          .get(id, session, denial.requestKey, notBefore);
       if (taken !== undefined) return "retry";
       this.db.prepare("DELETE FROM denials WHERE created_at < ?").run(notBefore);
       this.db.prepare(
-        `INSERT INTO denials (session_id, request_key, tool, request, databases, created_at)
-         VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO denials (session_id, request_key, tool, request, databases, created_at, tool_use_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         session,
         denial.requestKey,
@@ -187,6 +202,7 @@ export class StateStore {
         denial.request.slice(0, MAX_REQUEST_CHARS),
         JSON.stringify(denial.databases),
         denial.at,
+        id,
       );
       return "recorded";
     });
@@ -195,7 +211,7 @@ export class StateStore {
   /** Unexpired denials waiting for a retry, per session; for tests and diagnostics. */
   pending(sessionId: string, notBefore: number): { request: string; tool: string }[] {
     return this.db.prepare(
-      "SELECT request, tool FROM denials WHERE session_id = ? AND created_at >= ? ORDER BY id",
+      "SELECT request, tool FROM denials WHERE session_id = ? AND created_at >= ? AND retried_by IS NULL ORDER BY id",
     ).all(sessionKey(sessionId), notBefore) as unknown as { request: string; tool: string }[];
   }
 

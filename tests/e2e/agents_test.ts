@@ -3,7 +3,7 @@
  * install / doctor / uninstall in a temp HOME, each checked on exit code, stdout and stderr apart.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { event, readFixture, runCli, type Sandbox, sandbox } from "../helpers.ts";
+import { event, newCall, readFixture, runCli, type Sandbox, sandbox } from "../helpers.ts";
 
 const EXAMPLE = readFixture("../config.example.json");
 
@@ -120,7 +120,7 @@ Deno.test("Qwen Code: a covered web_search is denied in Claude Code's shape, whi
   const answer = JSON.parse(denied.stdout).hookSpecificOutput;
   assertEquals([answer.hookEventName, answer.permissionDecision], ["PreToolUse", "deny"]);
   match(answer.permissionDecisionReason, /mcp__leann__leann_search/);
-  allowed(await hook(box, search));
+  allowed(await hook(box, newCall(search)));
 });
 
 // ---- install, doctor, uninstall ----------------------------------------------------------------------------

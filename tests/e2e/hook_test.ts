@@ -55,6 +55,18 @@ Deno.test("a matching WebSearch is denied with guidance; the identical retry pas
   );
 });
 
+Deno.test("the hook registered twice sees each call twice: the same tool_use_id is denied twice, a new one passes", async () => {
+  await using box = await sandbox();
+  await withUserConfig(box);
+  const call = (id: string) => hook(box, event("PreToolUse.WebSearch.json", { tool_use_id: id }));
+  const first = denial((await call("toolu_first")).stdout);
+  assertEquals(denial((await call("toolu_first")).stdout), first);
+  // The agent's retry is a new call, seen by both registrations: both let it through.
+  allowed(await call("toolu_retry"));
+  allowed(await call("toolu_retry"));
+  denial((await call("toolu_third")).stdout);
+});
+
 Deno.test("a retry after escape_hatch_ttl_seconds is denied again", async () => {
   await using box = await sandbox();
   const config = JSON.parse(EXAMPLE);
@@ -121,7 +133,9 @@ Deno.test("parallel denials in one session each get their own record", async () 
   );
   const first = await Promise.all(searches.map((s) => hook(box, s)));
   first.forEach((r) => denial(r.stdout));
-  const retries = await Promise.all(searches.map((s) => hook(box, s)));
+  const retries = await Promise.all(
+    searches.map((s) => hook(box, s.replace(/"toolu_(\d)"/, '"toolu_retry_$1"'))),
+  );
   retries.forEach((r) => allowed(r));
 });
 
@@ -191,14 +205,16 @@ Deno.test("bad input fails open: exit 0, empty stdout, at most one short stderr 
 Deno.test("a 10 MB event is handled without hanging", async () => {
   await using box = await sandbox();
   await withUserConfig(box);
-  const huge = event("PreToolUse.WebSearch.json", {
-    tool_input: { query: "gitlab " + "x ".repeat(5_000_000) },
-  });
-  ok(huge.length > 10_000_000);
-  const result = await hook(box, huge);
+  const huge = () =>
+    event("PreToolUse.WebSearch.json", {
+      tool_input: { query: "gitlab " + "x ".repeat(5_000_000) },
+    });
+  const first = huge();
+  ok(first.length > 10_000_000);
+  const result = await hook(box, first);
   assertEquals([result.code, result.stderr], [0, ""]);
   ok(denial(result.stdout).length < 2_000);
-  allowed(await hook(box, huge));
+  allowed(await hook(box, huge()));
 });
 
 Deno.test("events that neither the redirect nor context injection answer are a silent exit 0", async () => {

@@ -3,7 +3,7 @@
  * redirect's guidance and escape hatch; a command that reads no covered page passes without touching the state.
  */
 import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
-import { event, exists, readFixture, runCli, type Sandbox, sandbox } from "../helpers.ts";
+import { event, exists, newCall, readFixture, runCli, type Sandbox, sandbox } from "../helpers.ts";
 
 async function withUserConfig(box: Sandbox) {
   await Deno.mkdir(`${box.home}/.claude/hooks`, { recursive: true });
@@ -13,7 +13,8 @@ async function withUserConfig(box: Sandbox) {
   );
 }
 
-const hook = (box: Sandbox, stdin: string) => runCli(["hook"], { env: box.env, stdin });
+/** Each run is a new call of the agent's (a retry has its own tool_use_id). */
+const hook = (box: Sandbox, stdin: string) => runCli(["hook"], { env: box.env, stdin: newCall(stdin) });
 
 const bash = (command: string) => event("PreToolUse.Bash.json", { tool_input: { command } });
 const mcpFetch = (url: string, start_index = 0) =>
