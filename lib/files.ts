@@ -2,7 +2,6 @@
 import { messageOf, Problem } from "./errors.ts";
 import { dirName, isAbsolute, join } from "./paths.ts";
 
-/** Whether `path` names something that can be stat'ed (a link is followed). */
 /**
  * The file's text when it holds at most `cap` bytes, else undefined. Read to at most one byte past the cap: a
  * stat's size can lie (`/proc/self/pagemap` says 0 and reads for hundreds of GB), so the cap holds on what is
@@ -18,6 +17,32 @@ export function readTextCapped(path: string, cap: number): string | undefined {
   return total > cap ? undefined : new TextDecoder().decode(buffer.subarray(0, total));
 }
 
+/**
+ * A regular file's text when it holds at most `cap` bytes; undefined when `path` is missing, unreadable, not a
+ * regular file (a FIFO would block the open) or larger. For the files a checkout supplies, which may be anything.
+ */
+export function readRegularTextCapped(path: string, cap: number): string | undefined {
+  try {
+    return isFile(path) ? readTextCapped(path, cap) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function statIs(path: string, kind: "isFile" | "isDirectory"): boolean {
+  try {
+    return Deno.statSync(path)[kind];
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `path` is a regular file (a link is followed); false when it cannot be stat'ed. */
+export const isFile = (path: string): boolean => statIs(path, "isFile");
+/** Whether `path` is a folder (a link is followed); false when it cannot be stat'ed. */
+export const isDirectory = (path: string): boolean => statIs(path, "isDirectory");
+
+/** Whether `path` names something that can be stat'ed (a link is followed). */
 export function exists(path: string): boolean {
   try {
     Deno.statSync(path);

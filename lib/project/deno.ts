@@ -3,6 +3,7 @@
  * the version its `deno.lock` resolved, in Deno's npm cache (`$DENO_DIR/npm/registry.npmjs.org/<name>/<version>`),
  * where `deno install` or the first run put it.
  */
+import { isFile } from "../files.ts";
 import { type Env, homeDir, join, type OS } from "../paths.ts";
 import { type InstalledPackage, type ProjectDependencies, readJsonObject } from "./npm.ts";
 
@@ -35,13 +36,7 @@ function installedCopy(
   const version = typeof resolved === "string" ? resolved.split("_")[0] : undefined;
   if (version === undefined || !VERSION.test(version) || cache === undefined) return undefined;
   const dir = join(os, cache, "npm", "registry.npmjs.org", ...name.split("/"), version);
-  try {
-    return Deno.statSync(join(os, dir, "package.json")).isFile
-      ? { ecosystem: "npm", name, version, dir }
-      : undefined;
-  } catch {
-    return undefined;
-  }
+  return isFile(join(os, dir, "package.json")) ? { ecosystem: "npm", name, version, dir } : undefined;
 }
 
 /** The project's `npm:` imports in its Deno cache, or undefined when it has no deno.json. */

@@ -4,7 +4,7 @@
  * there; pnpm links it there from its store), at the version that copy's own `package.json` says. The
  * lockfile is what changes when they do, so its stamp tells when the indexes are stale.
  */
-import { readTextCapped } from "../files.ts";
+import { isFile, readRegularTextCapped } from "../files.ts";
 import { join, type OS } from "../paths.ts";
 
 export interface InstalledPackage {
@@ -41,10 +41,10 @@ const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
 /** A project's JSON file (package.json, deno.json, deno.lock) as an object; undefined when it is not one. */
 export function readJsonObject(path: string): Record<string, unknown> | undefined {
+  const text = readRegularTextCapped(path, MAX_MANIFEST_BYTES);
+  if (text === undefined) return undefined;
   try {
-    if (!Deno.statSync(path).isFile) return undefined;
-    const text = readTextCapped(path, MAX_MANIFEST_BYTES);
-    const json = text === undefined ? undefined : JSON.parse(text);
+    const json = JSON.parse(text);
     return typeof json === "object" && json !== null && !Array.isArray(json) ? json : undefined;
   } catch {
     return undefined;
@@ -79,12 +79,6 @@ export function npmDependencies(project: string, os: OS): ProjectDependencies | 
     }
     packages.push({ ecosystem: "npm", name, version: installed.version, dir: Deno.realPathSync(folder) });
   }
-  const lockfile = LOCKFILES.map((file) => join(os, project, file)).find((path) => {
-    try {
-      return Deno.statSync(path).isFile;
-    } catch {
-      return false;
-    }
-  });
+  const lockfile = LOCKFILES.map((file) => join(os, project, file)).find(isFile);
   return { packages, missing, ...lockfile === undefined ? {} : { lockfile } };
 }

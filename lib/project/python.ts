@@ -9,7 +9,7 @@
  */
 import { parse as parseToml, TomlError } from "smol-toml";
 import { messageOf, Problem } from "../errors.ts";
-import { readTextCapped } from "../files.ts";
+import { isDirectory, isFile, readRegularTextCapped } from "../files.ts";
 import { baseName, dirName, type Env, homeDir, join, type OS } from "../paths.ts";
 import type { InstalledPackage, ProjectDependencies } from "./npm.ts";
 
@@ -26,13 +26,7 @@ function requirementName(requirement: unknown): string | undefined {
   return typeof requirement === "string" ? REQUIREMENT_NAME.exec(requirement)?.[1] : undefined;
 }
 
-function readText(path: string): string | undefined {
-  try {
-    return Deno.statSync(path).isFile ? readTextCapped(path, MAX_MANIFEST_BYTES) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const readText = (path: string) => readRegularTextCapped(path, MAX_MANIFEST_BYTES);
 
 /** A TOML manifest; undefined when there is none. One that does not parse is the project's to fix, and said. */
 function readToml(path: string): Record<string, unknown> | undefined {
@@ -120,22 +114,12 @@ function manifestNames(project: string, os: OS): string[] | undefined {
   return found ? names : undefined;
 }
 
-function isKind(path: string, kind: "isFile" | "isDirectory"): boolean {
-  try {
-    return Deno.statSync(path)[kind];
-  } catch {
-    return false;
-  }
-}
-const isDir = (path: string) => isKind(path, "isDirectory");
-const isFile = (path: string) => isKind(path, "isFile");
-
 /** `3.11` → [3, 11]; folders like `python3.11` are picked newest first. */
 const pythonVersionOf = (name: string) => /^python(\d+)\.(\d+)t?$/.exec(name)?.slice(1).map(Number);
 
 /** The site-packages folders of an installation or virtualenv prefix, newest Python first. */
 export function sitePackagesOf(prefix: string, os: OS): string[] {
-  if (os === "windows") return [join(os, prefix, "Lib", "site-packages")].filter(isDir);
+  if (os === "windows") return [join(os, prefix, "Lib", "site-packages")].filter(isDirectory);
   const found: { version: number[]; dirs: string[] }[] = [];
   for (const lib of ["lib", "lib64"]) {
     let entries: Deno.DirEntry[];
@@ -154,7 +138,7 @@ export function sitePackagesOf(prefix: string, os: OS): string[] {
   // Debian's interpreter reads the distributions apt installs from here.
   found.push({ version: [3, 0], dirs: [join(os, prefix, "lib", "python3", "dist-packages")] });
   found.sort((a, b) => b.version[0] - a.version[0] || b.version[1] - a.version[1]);
-  return [...new Set(found.flatMap((entry) => entry.dirs))].filter(isDir);
+  return [...new Set(found.flatMap((entry) => entry.dirs))].filter(isDirectory);
 }
 
 /** A virtualenv (venv, virtualenv, uv, Poetry in-project) has a `pyvenv.cfg` at its root. */
@@ -175,10 +159,10 @@ function interpreterPrefix(project: string, env: Env, os: OS): string | undefine
       let real: string;
       try {
         real = Deno.realPathSync(join(os, dir, name));
-        if (!Deno.statSync(real).isFile) continue;
       } catch {
         continue;
       }
+      if (!isFile(real)) continue;
       const bin = dirName(real);
       if (baseName(bin) === "shims") {
         const root = dirName(bin);
@@ -218,7 +202,7 @@ export function pythonEnvironment(project: string, env: Env, os: OS): PythonEnvi
   // The user's own installs (`pip install --user`) come first, as Python puts them on its path first.
   const version = sitePackagesOf(prefix, os)[0]?.match(/python(\d+\.\d+)/)?.[1];
   const user = home !== undefined && version !== undefined && os !== "windows"
-    ? [join(os, home, ".local", "lib", `python${version}`, "site-packages")].filter(isDir)
+    ? [join(os, home, ".local", "lib", `python${version}`, "site-packages")].filter(isDirectory)
     : [];
   const sitePackages = [...user, ...sitePackagesOf(prefix, os)];
   return sitePackages.length > 0 ? { prefix, sitePackages } : undefined;
@@ -271,7 +255,9 @@ export function parseMetadata(text: string): Metadata {
 
 /** An installed distribution's metadata file: its METADATA or PKG-INFO (an old `.egg-info` file is one itself). */
 export const metadataFile = (metadata: string, os: OS): string | undefined =>
-  isDir(metadata) ? ["METADATA", "PKG-INFO"].map((name) => join(os, metadata, name)).find(isFile) : metadata;
+  isDirectory(metadata)
+    ? ["METADATA", "PKG-INFO"].map((name) => join(os, metadata, name)).find(isFile)
+    : metadata;
 
 export function readMetadata(metadata: string, os: OS): Metadata | undefined {
   const file = metadataFile(metadata, os);
