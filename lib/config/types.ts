@@ -1,4 +1,5 @@
 /** The resolved configuration: every layer validated, merged and given its defaults. Plain JSON, cacheable. */
+import { MCP_PAGE_TOOLS } from "../protocol/events.ts";
 
 export interface Database {
   name: string;
@@ -64,24 +65,12 @@ export interface Config {
 export const DEFAULT_ESCAPE_HATCH_TTL_SECONDS = 300;
 
 /**
- * Bash, and the page-reading tools of the common fetch and browser MCP servers under any server name (users
- * name their servers, and a plugin's are `mcp__plugin_<plugin>_<server>__…`): the reference fetch server's
- * `fetch`, fetch-mcp's `fetch_html`/`fetch_markdown`/`fetch_txt`, Playwright's `browser_navigate`,
- * Puppeteer's `puppeteer_navigate`, Chrome DevTools' `navigate_page` and `new_page`, Firecrawl's
- * `firecrawl_scrape`. A tool only counts when its `url` is on a covered docs host, so a broad name costs nothing.
- * The PreToolUse matcher install registers (lib/protocol/events.ts) covers each of these names.
+ * Bash, and the page-reading tools of the common fetch and browser MCP servers under any server name. A tool
+ * only counts when its `url` is on a covered docs host, so a broad name costs nothing.
  */
 export const DEFAULT_FETCH_TOOLS: readonly string[] = [
   "Bash",
-  "mcp__*__fetch",
-  "mcp__*__fetch_html",
-  "mcp__*__fetch_markdown",
-  "mcp__*__fetch_txt",
-  "mcp__*__browser_navigate",
-  "mcp__*__puppeteer_navigate",
-  "mcp__*__navigate_page",
-  "mcp__*__new_page",
-  "mcp__*__firecrawl_scrape",
+  ...MCP_PAGE_TOOLS.map((tool) => `mcp__*__${tool}`),
 ];
 
 export const DEFAULT_CAPTURE: CaptureConfig = {

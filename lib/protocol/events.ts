@@ -47,12 +47,13 @@ export interface EventSpec {
 }
 
 /**
- * The tools PreToolUse acts on: the web tools, Bash (the hook passes a command that reads no web page before it
- * reads its config) and the default `fetch_tools` MCP tools under any server name (DEFAULT_FETCH_TOOLS in
- * config/types.ts). One alternative per tool, so that an agent's own names can replace Claude Code's
- * (agents.ts).
+ * The page-reading tools of the common fetch and browser MCP servers, by the tool's own name (a user names the
+ * server, and a plugin's are `mcp__plugin_<plugin>_<server>__…`): the reference fetch server's `fetch`,
+ * fetch-mcp's `fetch_html`/`fetch_markdown`/`fetch_txt`, Playwright's `browser_navigate`, Puppeteer's
+ * `puppeteer_navigate`, Chrome DevTools' `navigate_page` and `new_page`, Firecrawl's `firecrawl_scrape`. The
+ * default `fetch_tools` (config/types.ts) and the PreToolUse matcher below are both made from this one list.
  */
-const MCP_PAGE_TOOLS = [
+export const MCP_PAGE_TOOLS: readonly string[] = [
   "fetch",
   "fetch_html",
   "fetch_markdown",
@@ -63,6 +64,11 @@ const MCP_PAGE_TOOLS = [
   "new_page",
   "firecrawl_scrape",
 ];
+/**
+ * The tools PreToolUse acts on: the web tools, Bash (the hook passes a command that reads no web page before it
+ * reads its config) and the MCP page tools under any server name. One alternative per tool, so that an agent's
+ * own names can replace Claude Code's (agents.ts).
+ */
 const PAGE_TOOLS = ["WebSearch", "WebFetch", "Bash", ...MCP_PAGE_TOOLS.map((tool) => `^mcp__.*__${tool}$`)]
   .join("|");
 
