@@ -213,6 +213,19 @@ export const runScript = (script: string, args: string[], options: RunOptions): 
 export const runCli = (args: string[], options: RunOptions): Promise<CliResult> =>
   runScript("main.ts", args, options);
 
+/** The hook run on a session's start in `project`, as the agent starts it there. */
+export const sessionStartIn = (project: string, env: Record<string, string>): Promise<CliResult> =>
+  runCli(["hook"], {
+    env,
+    cwd: project,
+    stdin: JSON.stringify({
+      session_id: "s",
+      cwd: project,
+      hook_event_name: "SessionStart",
+      source: "startup",
+    }),
+  });
+
 /** What install registers when run from this checkout: deno running main.ts with its deno.json. */
 export const SELF = [
   Deno.execPath(),

@@ -4,7 +4,7 @@
  * search about one of them denied with its version named, while ordinary searches pass.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { event, runCli, runProgram, type Sandbox, sandbox, succeeded } from "../helpers.ts";
+import { event, runCli, runProgram, type Sandbox, sandbox, sessionStartIn, succeeded } from "../helpers.ts";
 
 /** Real packages of different shapes: a large typed API (zod), a common-word name (debug), a tiny README (ms). */
 const PACKAGES = { zod: "4.1.12", debug: "4.4.3", ms: "2.1.3" };
@@ -66,17 +66,7 @@ Deno.test("index add --project: each dependency's docs at its installed version,
   match(succeeded(await cli(["search", "npm-zod-4.1.12", "safeParse"])), /safeParse/i);
 
   // After an install that changes the lockfile, the next session is told the docs may be of older versions.
-  const sessionStart = () =>
-    runCli(["hook"], {
-      env: box.env,
-      cwd: project,
-      stdin: JSON.stringify({
-        session_id: "s",
-        cwd: project,
-        hook_event_name: "SessionStart",
-        source: "startup",
-      }),
-    });
+  const sessionStart = () => sessionStartIn(project, box.env);
   ok(!(await sessionStart()).stdout.includes("changed since"));
   const lock = `${project}/package-lock.json`;
   await Deno.writeTextFile(lock, (await Deno.readTextFile(lock)) + "\n");

@@ -6,7 +6,7 @@
  * noticed at the next SessionStart.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { fixture, runCli, runProgram, type Sandbox, sandbox, succeeded } from "../helpers.ts";
+import { fixture, runCli, runProgram, type Sandbox, sandbox, sessionStartIn, succeeded } from "../helpers.ts";
 
 /** The project: greetlib from its wheel, setuptools and pip as the venv has them, one name never installed. */
 async function pythonProject(
@@ -97,17 +97,7 @@ Deno.test("index add --project on a Python project: its virtualenv's distributio
   }
 
   // Installing into the environment changes site-packages, which the next session is told of.
-  const sessionStart = () =>
-    runCli(["hook"], {
-      env: box.env,
-      cwd: project,
-      stdin: JSON.stringify({
-        session_id: "s",
-        cwd: project,
-        hook_event_name: "SessionStart",
-        source: "startup",
-      }),
-    });
+  const sessionStart = () => sessionStartIn(project, box.env);
   ok(!(await sessionStart()).stdout.includes("changed since"));
   await pip("uninstall", "--yes", "greetlib");
   match(
