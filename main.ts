@@ -5,7 +5,7 @@
  * first. Every other command goes to the command line (lib/cli/commands.ts), imported only then, by a computed
  * specifier (see lib/program.ts), so that the hook never loads it.
  */
-import { main as hook } from "./lib/cli/hook_main.ts";
+import { main as hook } from "./lib/hook/main.ts";
 import { programModule } from "./lib/program.ts";
 
 type CommandLine = typeof import("./lib/cli/commands.ts");

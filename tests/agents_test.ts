@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { agentOf, eventRecord } from "../lib/capture/record.ts";
 import { createRedactor } from "../lib/capture/redact.ts";
-import { type HookDeps, hookOutput } from "../lib/commands/hook.ts";
+import { type HookDeps, hookOutput } from "../lib/hook/hook.ts";
 import { builtInToolName, isBuiltInTool } from "../lib/docs/built_in.ts";
 import { agentMatcher, agentOutput, DIALECTS, promptUrls } from "../lib/protocol/agents.ts";
 import { type HookEvent, parseHookEvent } from "../lib/protocol/event.ts";

@@ -3,8 +3,8 @@
  * self-test's hook call included), its report captured; no subprocess, and this process's environment untouched.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { run as doctor } from "../lib/commands/doctor.ts";
-import { install } from "../lib/commands/install.ts";
+import { run as doctor } from "../lib/doctor/doctor_command.ts";
+import { install } from "../lib/install/install_command.ts";
 import { type CapturedContext, type Machine, machine } from "./command_context.ts";
 import { readFixture } from "./helpers.ts";
 

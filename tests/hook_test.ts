@@ -1,6 +1,6 @@
 /** The hook as a function of its input and injected environment, without a process. */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { type HookDeps, hookOutput } from "../lib/commands/hook.ts";
+import { type HookDeps, hookOutput } from "../lib/hook/hook.ts";
 import { AGENTS, EVENTS, registrationsFor } from "../lib/protocol/events.ts";
 import type { HookOutput } from "../lib/protocol/output.ts";
 import type { EventRecord } from "../lib/state/store.ts";

@@ -1,7 +1,7 @@
 /** `index refresh` in process, where a file it leaves open can be seen. */
 import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { run } from "../lib/commands/index.ts";
+import { run } from "../lib/docs/index_command.ts";
 
 /** The files this process has open under `dir` (Linux shows them in /proc). */
 const openUnder = (dir: string) =>

@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as assertEquals, match, ok, throws } from "node:assert/strict";
 import { parse as parseToml } from "smol-toml";
-import { install, uninstall } from "../lib/commands/install.ts";
+import { install, uninstall } from "../lib/install/install_command.ts";
 import { UsageError } from "../lib/errors.ts";
 import { mcpConfigPath, serverEntry, withMcpServer } from "../lib/install/mcp.ts";
 import {

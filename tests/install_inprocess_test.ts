@@ -3,7 +3,7 @@
  * executable and clock, and its output captured; no subprocess, and this process's environment untouched.
  */
 import { deepStrictEqual as assertEquals, match, ok, throws } from "node:assert/strict";
-import { install, uninstall } from "../lib/commands/install.ts";
+import { install, uninstall } from "../lib/install/install_command.ts";
 import { Problem, UsageError } from "../lib/errors.ts";
 import { machine, tree } from "./command_context.ts";
 import { NEXT_STEP } from "../lib/docs/built_in.ts";

@@ -1,7 +1,7 @@
 /** Index export files (lib/docs/share.ts): what they hold, and every way a damaged or foreign one is refused. */
 import { deepStrictEqual as assertEquals, match, ok, rejects } from "node:assert/strict";
 import { ImportRefusedError, packIndex, sha256Hex, unpackIndex } from "../lib/docs/share.ts";
-import { sweepStaged } from "../lib/commands/index_share.ts";
+import { sweepStaged } from "../lib/docs/index_share.ts";
 import { listDir, withDir } from "./helpers.ts";
 import { LAYOUT } from "../lib/docs/store.ts";
 

@@ -1,7 +1,7 @@
 /**
  * One command of the command line: its spec (summary, usage, option table, run), its help, and the one error
  * boundary every command runs in, where errors are mapped to exit codes. The table of commands is in
- * commands.ts; hook_main.ts runs the hook's spec through this boundary too.
+ * commands.ts; lib/hook/main.ts runs the hook's spec through this boundary too.
  */
 import { describeOptions, hasFlag, type OptionTable, parseArgv, type ParsedArgs } from "./args.ts";
 import { exitCodeOf, InvalidInputError, messageOf, Problem } from "../errors.ts";

@@ -6,7 +6,7 @@
 import type { OptionTable } from "./args.ts";
 import { type Command, command, commandHelp, configOption, runCommand } from "./command.ts";
 import { processContext } from "./context.ts";
-import { hookCommand } from "./hook_command.ts";
+import { hookCommand } from "../hook/command.ts";
 import { print, printError } from "./io.ts";
 import { VERSION } from "../version.ts";
 
@@ -72,19 +72,19 @@ const COMMANDS = {
       },
       config: configOption,
     },
-    run: async (args) => (await import("../commands/check.ts")).run(args),
+    run: async (args) => (await import("../redirect/check_command.ts")).run(args),
   }),
   disable: command({
     summary: "turn a docs database or a feature (redirect, capture, context, all) off for one session",
     usage: "docsearch-hook disable <name> [--session ID]",
     options: { session: sessionOption, config: configOption, slash: slashOption },
-    run: async (args) => (await import("../commands/switch.ts")).run("disable", args),
+    run: async (args) => (await import("../switches/switch_command.ts")).run("disable", args),
   }),
   enable: command({
     summary: "turn back on what disable turned off for a session",
     usage: "docsearch-hook enable <name> [--session ID]",
     options: { session: sessionOption, config: configOption, slash: slashOption },
-    run: async (args) => (await import("../commands/switch.ts")).run("enable", args),
+    run: async (args) => (await import("../switches/switch_command.ts")).run("enable", args),
   }),
   status: command({
     summary: "what is on and off for a session, and why",
@@ -95,7 +95,7 @@ const COMMANDS = {
       config: configOption,
       slash: slashOption,
     },
-    run: async (args) => (await import("../commands/status.ts")).run(args),
+    run: async (args) => (await import("../switches/status_command.ts")).run(args),
   }),
   install: command({
     summary:
@@ -103,14 +103,14 @@ const COMMANDS = {
     usage:
       "docsearch-hook install [--scope user|project|local] [--agent claude|ripperdoc|gemini|qwen] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: installOptions,
-    run: async (args) => (await import("../commands/install.ts")).install(args, processContext()),
+    run: async (args) => (await import("../install/install_command.ts")).install(args, processContext()),
   }),
   uninstall: command({
     summary: "remove what install added to the agent's settings, and the slash commands",
     usage:
       "docsearch-hook uninstall [--scope user|project|local] [--agent claude|ripperdoc|gemini|qwen] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: installOptions,
-    run: async (args) => (await import("../commands/install.ts")).uninstall(args, processContext()),
+    run: async (args) => (await import("../install/install_command.ts")).uninstall(args, processContext()),
   }),
   doctor: command({
     summary:
@@ -120,7 +120,7 @@ const COMMANDS = {
       json: { type: "boolean", description: "print the checks as JSON" },
       config: configOption,
     },
-    run: async (args) => (await import("../commands/doctor.ts")).run(args, processContext()),
+    run: async (args) => (await import("../doctor/doctor_command.ts")).run(args, processContext()),
   }),
   index: command({
     summary:
@@ -167,7 +167,7 @@ const COMMANDS = {
       },
       config: configOption,
     },
-    run: async (args) => (await import("../commands/index.ts")).run(args),
+    run: async (args) => (await import("../docs/index_command.ts")).run(args),
   }),
   search: command({
     summary: "search the local indexes: ranked passages with their page, headings and a snippet",
@@ -176,13 +176,13 @@ const COMMANDS = {
       limit: { type: "string", value: "N", description: "how many passages (default 5, at most 100)" },
       json: { type: "boolean", description: "print the results as JSON" },
     },
-    run: async (args) => (await import("../commands/search.ts")).run(args),
+    run: async (args) => (await import("../docs/search_command.ts")).run(args),
   }),
   mcp: command({
     summary: "serve the local indexes to the agent over MCP (stdio): tools search and list_indexes",
     usage: "docsearch-hook mcp",
     options: {},
-    run: async () => (await import("../commands/mcp.ts")).run(),
+    run: async () => (await import("../mcp/mcp_command.ts")).run(),
   }),
   log: command({
     summary: "the latest observations the hook recorded",
@@ -192,7 +192,7 @@ const COMMANDS = {
       limit: { type: "string", value: "N", description: "how many observations (default 20)" },
       json: { type: "boolean", description: "print them as JSON" },
     },
-    run: async (args) => (await import("../commands/log.ts")).run(args),
+    run: async (args) => (await import("../state/log_command.ts")).run(args),
   }),
   stats: command({
     summary: "redirects, follow-through, escapes, unmatched web searches and the hook's latency",
@@ -202,7 +202,7 @@ const COMMANDS = {
       json: { type: "boolean", description: "print the numbers as JSON" },
       config: configOption,
     },
-    run: async (args) => (await import("../commands/stats.ts")).run(args),
+    run: async (args) => (await import("../state/stats_command.ts")).run(args),
   }),
   prune: command({
     summary: "delete recorded data older than the retention",
@@ -215,7 +215,7 @@ const COMMANDS = {
       },
       config: configOption,
     },
-    run: async (args) => (await import("../commands/prune.ts")).run(args),
+    run: async (args) => (await import("../state/prune_command.ts")).run(args),
   }),
 };
 

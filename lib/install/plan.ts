@@ -1,7 +1,7 @@
 /**
  * What `install` and `uninstall` would change, worked out from the flags, the context and the files as they
  * are now, before anything is written: a malformed settings file or a foreign file in the way stops it here,
- * with nothing changed. The command (commands/install.ts) prints a plan as a dry run, or applies it.
+ * with nothing changed. The command (install_command.ts) prints a plan as a dry run, or applies it.
  */
 import type { CommandContext } from "../cli/context.ts";
 import { Problem, UsageError } from "../errors.ts";

@@ -239,7 +239,7 @@ Deno.test("index add <URL> of a closed port: exit 1, a clear message, no index a
   // Nothing half-made: no config entry for an index that does not exist, no empty index.
   assertEquals(await exists(`${box.home}/.claude/hooks/docsearch-config.json`), false);
   const listed = await cli(box, ["index", "list"]);
-  // BUG: buildFromSite (lib/commands/index.ts) opens (creates) indexes/down.db before crawling and leaves it
+  // BUG: buildFromSite (lib/docs/index_command.ts) opens (creates) indexes/down.db before crawling and leaves it
   // when the crawl throws SiteUnreachableError, so `index list` shows "down  0 documents, 0 chunks  <url>".
   assertEquals(listed.stdout, "No indexes yet: docsearch-hook index add <name> <folder|file|URL>\n");
 });

@@ -6,8 +6,8 @@
 import { Problem, UsageError } from "../errors.ts";
 import { print } from "../cli/io.ts";
 import { userConfigPath } from "../config/layers.ts";
-import { type EntryChange, withIndexEntry } from "../docs/config_entry.ts";
-import { indexFile } from "../docs/indexes.ts";
+import { type EntryChange, withIndexEntry } from "./config_entry.ts";
+import { indexFile } from "./indexes.ts";
 import { applySettings, planSettings } from "../install/json_file.ts";
 import type { Settings } from "../install/settings.ts";
 import { processEnv } from "../paths.ts";

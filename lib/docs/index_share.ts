@@ -7,9 +7,9 @@
 import { messageOf, Problem, UsageError } from "../errors.ts";
 import { concatBytes } from "../bytes.ts";
 import { count, print } from "../cli/io.ts";
-import { checkIndexName, indexesDir, indexFile } from "../docs/indexes.ts";
-import { ImportRefusedError, packIndex, sha256Hex, unpackIndex } from "../docs/share.ts";
-import { DocsIndex } from "../docs/store.ts";
+import { checkIndexName, indexesDir, indexFile } from "./indexes.ts";
+import { ImportRefusedError, packIndex, sha256Hex, unpackIndex } from "./share.ts";
+import { DocsIndex } from "./store.ts";
 import { exists } from "../files.ts";
 import { join, resolvePath } from "../paths.ts";
 import { ensurePrivateDir } from "../state/dir.ts";

@@ -8,17 +8,11 @@ import { print } from "../cli/io.ts";
 import type { Config } from "../config/types.ts";
 import { processEnv } from "../paths.ts";
 import { StateStore } from "../state/store.ts";
-import { type Candidate, resolveSwitch, switchCandidates } from "../switches/names.ts";
-import {
-  changeSwitch,
-  killSwitchOn,
-  NO_SWITCHES,
-  type SwitchChange,
-  type SwitchTarget,
-} from "../switches/switches.ts";
-import { createStateForCommand, explainingCorruption } from "./open_state.ts";
+import { type Candidate, resolveSwitch, switchCandidates } from "./names.ts";
+import { changeSwitch, killSwitchOn, NO_SWITCHES, type SwitchChange, type SwitchTarget } from "./switches.ts";
+import { createStateForCommand, explainingCorruption } from "../state/open_state.ts";
 import { describeSession, SESSION_HINT, sessionContext } from "./session_target.ts";
-import { formatLines, switchLines } from "./status.ts";
+import { formatLines, switchLines } from "./status_command.ts";
 
 export type SwitchVerb = "disable" | "enable";
 

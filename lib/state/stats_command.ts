@@ -5,7 +5,7 @@
 import { count, print, printError } from "../cli/io.ts";
 import { parseDuration } from "../cli/duration.ts";
 import { commandConfig } from "../config/resolve.ts";
-import { type StatsRows, statsRows } from "../state/report.ts";
+import { type StatsRows, statsRows } from "./report.ts";
 import { noStateYet, readState } from "./open_state.ts";
 
 export interface StatsArgs {

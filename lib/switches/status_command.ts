@@ -2,8 +2,8 @@
 import { print } from "../cli/io.ts";
 import type { Config } from "../config/types.ts";
 import { type Env, processEnv } from "../paths.ts";
-import { type Candidate, switchCandidates } from "../switches/names.ts";
-import { killSwitchOn, NO_SWITCHES, offReason, type SessionSwitches } from "../switches/switches.ts";
+import { type Candidate, switchCandidates } from "./names.ts";
+import { killSwitchOn, NO_SWITCHES, offReason, type SessionSwitches } from "./switches.ts";
 import { describeSession, SESSION_HINT, type SessionChoice, sessionLook } from "./session_target.ts";
 
 export interface SwitchLine {

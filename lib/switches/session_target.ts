@@ -9,7 +9,7 @@ import { commandConfig } from "../config/resolve.ts";
 import type { Config } from "../config/types.ts";
 import { type Env, processEnv } from "../paths.ts";
 import { latestSessionIn, sessionById, type SessionRow, sessionsByPrefix } from "../state/sessions.ts";
-import { explainingCorruption, openStateForCommand, readState } from "./open_state.ts";
+import { explainingCorruption, openStateForCommand, readState } from "../state/open_state.ts";
 
 export interface SessionChoice {
   id: string;

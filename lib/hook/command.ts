@@ -1,6 +1,6 @@
-/** The `hook` command's spec: in the table of commands (for help), and what hook_main.ts runs. */
-import { run } from "../commands/hook.ts";
-import { command, configOption } from "./command.ts";
+/** The `hook` command's spec: in the table of commands (for help), and what main.ts beside it runs. */
+import { run } from "./hook.ts";
+import { command, configOption } from "../cli/command.ts";
 
 export const hookCommand = command({
   summary: "handle one agent hook event from stdin (the command the agent runs)",

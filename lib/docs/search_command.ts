@@ -4,7 +4,7 @@
  */
 import { UsageError } from "../errors.ts";
 import { print, printError } from "../cli/io.ts";
-import { formatResults, searchIndexes, targetIndexes } from "../docs/search.ts";
+import { formatResults, searchIndexes, targetIndexes } from "./search.ts";
 
 export interface SearchArgs {
   positionals: string[];

@@ -2,8 +2,8 @@
  * `docsearch-hook hook …`, as main.ts runs it when the first word is `hook`: the hook's modules and the error
  * boundary, nothing of the other commands or their packages (the agent starts the hook once per event).
  */
-import { runCommand } from "./command.ts";
-import { hookCommand } from "./hook_command.ts";
+import { runCommand } from "../cli/command.ts";
+import { hookCommand } from "./command.ts";
 
 /** main.ts gives it the whole command line, whose first word is `hook`. */
 export const main = (argv: string[]): Promise<number> => runCommand("hook", hookCommand, argv.slice(1));

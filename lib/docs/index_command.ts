@@ -6,19 +6,19 @@
  */
 import { messageOf, Problem, UsageError } from "../errors.ts";
 import { count, print, printError } from "../cli/io.ts";
-import { withoutIndexEntry } from "../docs/config_entry.ts";
+import { withoutIndexEntry } from "./config_entry.ts";
 import {
   crawl,
   CrawlInterruptedError,
   type CrawlOptions,
   DEFAULT_CRAWL,
   SiteUnreachableError,
-} from "../docs/crawl.ts";
-import { checkIndexName, indexesDir, indexFile, indexSummaries } from "../docs/indexes.ts";
-import { documentationFiles, readDocument } from "../docs/sources.ts";
+} from "./crawl.ts";
+import { checkIndexName, indexesDir, indexFile, indexSummaries } from "./indexes.ts";
+import { documentationFiles, readDocument } from "./sources.ts";
 import { configFile, editConfig, isUrl, list, updateConfig } from "./index_config.ts";
 import { exportIndex, importIndex } from "./index_share.ts";
-import { DocsIndex, type StoredDocument } from "../docs/store.ts";
+import { DocsIndex, type StoredDocument } from "./store.ts";
 import { exists } from "../files.ts";
 import { resolvePath } from "../paths.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
@@ -265,7 +265,7 @@ export async function run({ positionals, values }: IndexArgs): Promise<number> {
       if (values.project) {
         // The folder is the one positional: `index add --project [DIR]`.
         if (source !== undefined) throw new UsageError("docsearch-hook index add --project [folder]");
-        (await import("./index_project.ts")).addProject(name, values);
+        (await import("../project/index_project.ts")).addProject(name, values);
         return 0;
       }
       const checked = checkIndexName(name);

@@ -8,9 +8,9 @@
 import type { CommandContext } from "../cli/context.ts";
 import { messageOf, Problem } from "../errors.ts";
 import { count } from "../cli/io.ts";
-import { applySettings, diffOf, type SettingsPlan } from "../install/json_file.ts";
+import { applySettings, diffOf, type SettingsPlan } from "./json_file.ts";
 import { makeDir, writeAtomically } from "../files.ts";
-import { AGENT_NAMES, registrationsFor } from "../install/settings.ts";
+import { AGENT_NAMES, registrationsFor } from "./settings.ts";
 import { NEXT_STEP, SERVER_NAME } from "../docs/built_in.ts";
 import {
   checkFlags,
@@ -24,8 +24,8 @@ import {
   refuseBesidePlugin,
   removableCommands,
   target,
-} from "../install/plan.ts";
-import { commandLine } from "../install/shell.ts";
+} from "./plan.ts";
+import { commandLine } from "./shell.ts";
 import { dirName, join, stateDir } from "../paths.ts";
 import { userConfigPath } from "../config/layers.ts";
 

@@ -19,7 +19,7 @@ import {
   mcpServersIn,
   registrationChecks,
   type SettingsFile,
-} from "../doctor/checks.ts";
+} from "./checks.ts";
 import { mcpConfigPath } from "../install/mcp.ts";
 import {
   AGENTS,
@@ -35,7 +35,7 @@ import { type Env, homeDir, isAbsolute, join, stateDir } from "../paths.ts";
 import { syntaxProblem } from "../json_problems.ts";
 import { killSwitchOn } from "../switches/switches.ts";
 import { VERSION } from "../version.ts";
-import { hookOutput, indexesUnder, processDeps } from "./hook.ts";
+import { hookOutput, indexesUnder, processDeps } from "../hook/hook.ts";
 import {
   builtInToolName,
   PLUGIN_NAME,

@@ -12,15 +12,15 @@ import { indexesDir, indexFile } from "../docs/indexes.ts";
 import { DocsIndex } from "../docs/store.ts";
 import { hash53 } from "../hash.ts";
 import { join, processEnv, resolvePath, stateDir } from "../paths.ts";
-import { recordLockfile } from "../project/stamp.ts";
-import { packageKeywords } from "../project/keywords.ts";
-import { denoDependencies } from "../project/deno.ts";
-import { type InstalledPackage, npmDependencies, type ProjectDependencies } from "../project/npm.ts";
-import { indexPackage } from "../project/package_docs.ts";
-import { normalizeName, pythonDependencies } from "../project/python.ts";
-import { indexDistribution } from "../project/python_docs.ts";
+import { recordLockfile } from "./stamp.ts";
+import { packageKeywords } from "./keywords.ts";
+import { denoDependencies } from "./deno.ts";
+import { type InstalledPackage, npmDependencies, type ProjectDependencies } from "./npm.ts";
+import { indexPackage } from "./package_docs.ts";
+import { normalizeName, pythonDependencies } from "./python.ts";
+import { indexDistribution } from "./python_docs.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
-import { editConfig } from "./index_config.ts";
+import { editConfig } from "../docs/index_config.ts";
 
 const os = Deno.build.os;
 

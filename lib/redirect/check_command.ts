@@ -9,9 +9,9 @@ import { builtInToolName, withBuiltInTool } from "../docs/built_in.ts";
 import { processEnv } from "../paths.ts";
 import type { Config } from "../config/types.ts";
 import { matchRequest } from "../match/match.ts";
-import { buildDenial } from "../redirect/decide.ts";
-import { clip, formatDuration, localQuery, toolCall } from "../redirect/guidance.ts";
-import type { WebToolRequest } from "../redirect/request.ts";
+import { buildDenial } from "./decide.ts";
+import { clip, formatDuration, localQuery, toolCall } from "./guidance.ts";
+import type { WebToolRequest } from "./request.ts";
 
 interface CheckArgs {
   values: { url?: string; domain?: string[]; json?: boolean; config?: string };

@@ -11,7 +11,7 @@ import {
   stateDbPath,
   StateSchemaTooNewError,
   StateSchemaTooOldError,
-} from "../state/db.ts";
+} from "./db.ts";
 
 export interface OpenedState {
   /** Undefined when the hook has not recorded anything yet. */

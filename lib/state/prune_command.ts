@@ -2,7 +2,7 @@
 import { print, printError } from "../cli/io.ts";
 import { parseDuration } from "../cli/duration.ts";
 import { commandConfig } from "../config/resolve.ts";
-import { StateStore } from "../state/store.ts";
+import { StateStore } from "./store.ts";
 import { explainingCorruption, noStateYet, openStateForCommand } from "./open_state.ts";
 
 export interface PruneArgs {

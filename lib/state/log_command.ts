@@ -1,7 +1,7 @@
 /** `docsearch-hook log`: the latest observations, one readable line each (or JSON). */
 import { UsageError } from "../errors.ts";
 import { escapeControl, print, printError } from "../cli/io.ts";
-import { latestObservations, type ObservationRow } from "../state/report.ts";
+import { latestObservations, type ObservationRow } from "./report.ts";
 import { noStateYet, readState } from "./open_state.ts";
 
 export interface LogArgs {
