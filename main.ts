@@ -6,6 +6,7 @@
  * specifier (see lib/program.ts), so that the hook never loads it.
  */
 import { main as hook } from "./lib/hook/main.ts";
+import { processContext } from "./lib/cli/context.ts";
 import { programModule } from "./lib/program.ts";
 
 type CommandLine = typeof import("./lib/cli/commands.ts");
@@ -15,5 +16,5 @@ if (import.meta.main) {
   const main = command === "hook"
     ? hook
     : (await import(programModule("lib/cli/commands")) as CommandLine).main;
-  Deno.exit(await main(Deno.args));
+  Deno.exit(await main(Deno.args, processContext()));
 }

@@ -3,6 +3,7 @@
  * command gets there, with none of this process's environment, a fixed clock and its output kept.
  */
 import type { CommandContext } from "../lib/cli/context.ts";
+import { stateDir } from "../lib/paths.ts";
 import { exists } from "./helpers.ts";
 
 /** 2026-11-21 10:15:00 UTC: a backup made at this time is `….bak-20261121T101500Z`. */
@@ -11,6 +12,27 @@ export const NOW = Date.UTC(2026, 10, 21, 10, 15, 0);
 export interface CapturedContext extends CommandContext {
   /** What the command printed, a message per entry. */
   out: string[];
+  /** What it printed on the error stream, a message per entry. */
+  err: string[];
+}
+
+/** A standard input that holds `text` and then ends, as a pipe would. */
+export function stdinOf(text = ""): CommandContext["stdin"] {
+  const bytes = new TextEncoder().encode(text);
+  let at = 0;
+  return {
+    read: (buffer: Uint8Array) => {
+      if (at >= bytes.length) return Promise.resolve(null);
+      const n = Math.min(buffer.length, bytes.length - at);
+      buffer.set(bytes.subarray(at, at + n));
+      at += n;
+      return Promise.resolve(n);
+    },
+    isTerminal: () => false,
+    get readable() {
+      return ReadableStream.from([bytes.subarray(at)]);
+    },
+  };
 }
 
 export interface Machine extends AsyncDisposable {
@@ -18,8 +40,11 @@ export interface Machine extends AsyncDisposable {
   state: string;
   /** The directory the command runs in. */
   project: string;
-  /** HOME and DOCSEARCH_HOME set, then `vars` (undefined unsets); the only variables the command sees. */
-  context(vars?: Record<string, string | undefined>): CapturedContext;
+  /**
+   * HOME and DOCSEARCH_HOME set, then `vars` (undefined unsets); the only variables the command sees. `stdin`
+   * is what the command reads.
+   */
+  context(vars?: Record<string, string | undefined>, stdin?: string): CapturedContext;
 }
 
 export async function machine(): Promise<Machine> {
@@ -32,17 +57,24 @@ export async function machine(): Promise<Machine> {
     home,
     state,
     project,
-    context(vars = {}) {
-      const env = new Map(Object.entries({ HOME: home, DOCSEARCH_HOME: state, ...vars }));
+    context(vars = {}, stdin = "") {
+      const values = new Map(Object.entries({ HOME: home, DOCSEARCH_HOME: state, ...vars }));
+      const env = (name: string) => values.get(name);
       const out: string[] = [];
+      const err: string[] = [];
       return {
-        env: (name) => env.get(name),
+        env,
         os: Deno.build.os,
         cwd: project,
         now: () => NOW,
+        elapsed: () => 1,
         execPath: Deno.execPath(),
+        stateDir: stateDir(env, Deno.build.os),
+        stdin: stdinOf(stdin),
         stdout: (text) => out.push(text),
+        stderr: (text) => err.push(text),
         out,
+        err,
       };
     },
     async [Symbol.asyncDispose]() {

@@ -5,7 +5,7 @@
  */
 import { describeOptions, hasFlag, type OptionTable, parseArgv, type ParsedArgs } from "./args.ts";
 import { exitCodeOf, InvalidInputError, messageOf, Problem } from "../errors.ts";
-import { print, printError } from "./io.ts";
+import type { CommandContext } from "./context.ts";
 
 export interface Command<T extends OptionTable> {
   summary: string;
@@ -13,7 +13,7 @@ export interface Command<T extends OptionTable> {
   options: T;
   /** The hook must never block the agent: any error becomes exit 0 and one stderr line. */
   failOpen?: boolean;
-  run: (args: ParsedArgs<T>) => Promise<number>;
+  run: (args: ParsedArgs<T>, context: CommandContext) => Promise<number>;
 }
 
 export const command = <T extends OptionTable>(spec: Command<T>): Command<T> => spec;
@@ -41,13 +41,15 @@ export async function runCommand(
   name: string,
   spec: Command<OptionTable>,
   argv: string[],
+  context: CommandContext,
 ): Promise<number> {
+  const { stdout: print, stderr: printError } = context;
   try {
     if (hasFlag(argv, "--help", "-h")) {
       print(commandHelp(name, spec));
       return 0;
     }
-    return await spec.run(parseArgv(argv, spec.options));
+    return await spec.run(parseArgv(argv, spec.options), context);
   } catch (error) {
     const message = messageOf(error);
     if (spec.failOpen) {

@@ -5,9 +5,8 @@
  */
 import type { OptionTable } from "./args.ts";
 import { type Command, command, commandHelp, configOption, runCommand } from "./command.ts";
-import { processContext } from "./context.ts";
+import type { CommandContext } from "./context.ts";
 import { hookCommand } from "../hook/command.ts";
-import { print, printError } from "./io.ts";
 import { VERSION } from "../version.ts";
 
 const sessionOption = {
@@ -103,14 +102,14 @@ const COMMANDS = {
     usage:
       "docsearch-hook install [--scope user|project|local] [--agent claude|ripperdoc|gemini|qwen] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: installOptions,
-    run: async (args) => (await import("../install/install_command.ts")).install(args, processContext()),
+    run: async (args, context) => (await import("../install/install_command.ts")).install(args, context),
   }),
   uninstall: command({
     summary: "remove what install added to the agent's settings, and the slash commands",
     usage:
       "docsearch-hook uninstall [--scope user|project|local] [--agent claude|ripperdoc|gemini|qwen] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: installOptions,
-    run: async (args) => (await import("../install/install_command.ts")).uninstall(args, processContext()),
+    run: async (args, context) => (await import("../install/install_command.ts")).uninstall(args, context),
   }),
   doctor: command({
     summary:
@@ -120,7 +119,7 @@ const COMMANDS = {
       json: { type: "boolean", description: "print the checks as JSON" },
       config: configOption,
     },
-    run: async (args) => (await import("../doctor/doctor_command.ts")).run(args, processContext()),
+    run: async (args, context) => (await import("../doctor/doctor_command.ts")).run(args, context),
   }),
   index: command({
     summary:
@@ -262,8 +261,9 @@ function closest(name: string): string | undefined {
   return Object.keys(COMMANDS).find((known) => distance(name, known) <= 2);
 }
 
-/** Runs the command line (main.ts gives it `Deno.args`). */
-export async function main(argv: string[]): Promise<number> {
+/** Runs the command line (main.ts gives it `Deno.args` and the process's context). */
+export async function main(argv: string[], context: CommandContext): Promise<number> {
+  const { stdout: print, stderr: printError } = context;
   const [name, ...rest] = argv;
   if (name === undefined) {
     printError(globalHelp());
@@ -287,5 +287,5 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const spec: Command<OptionTable> = COMMANDS[name];
-  return await runCommand(name, spec, rest);
+  return await runCommand(name, spec, rest, context);
 }

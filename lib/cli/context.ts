@@ -1,10 +1,10 @@
 /**
- * What an interactive command takes from the process it runs in, given to it as the hook is given its
- * HookDeps: a test runs the command as a function, with a temp HOME in `env` and its output captured, and
- * neither the real environment nor the real home is touched.
+ * What a command takes from the process it runs in, given to it as an argument: a test runs any command as a
+ * function, with a temp HOME in `env` and its output captured, and neither the real environment nor the real
+ * home is touched. processContext() below is the one place under lib/ that reads the process's globals.
  */
-import { type Env, type OS, processEnv } from "../paths.ts";
-import { print } from "./io.ts";
+import { type Env, type OS, stateDir } from "../paths.ts";
+import { print, printError } from "./io.ts";
 
 export interface CommandContext {
   env: Env;
@@ -13,20 +13,43 @@ export interface CommandContext {
   cwd: string;
   /** Milliseconds since the epoch, as Date.now. */
   now: () => number;
+  /** Milliseconds since the process started: the latency the hook records of itself. */
+  elapsed: () => number;
   /** The program running this one: deno, or the compiled docsearch-hook. */
   execPath: string;
+  /** Where the state and the indexes live (DOCSEARCH_HOME, else under HOME); undefined when neither is set. */
+  stateDir: string | undefined;
+  /** The command's input (the hook's event, the MCP server's messages). */
+  stdin: Pick<typeof Deno.stdin, "read" | "isTerminal" | "readable">;
   /** One message for the user, written whole; the line end is added. */
   stdout: (text: string) => void;
+  /** One message on the error stream, written whole; the line end is added. */
+  stderr: (text: string) => void;
+}
+
+/** The process's directory; a directory deleted under it still has the name the shell gave it. */
+function currentDir(env: Env): string {
+  try {
+    return Deno.cwd();
+  } catch {
+    return env("PWD") ?? ".";
+  }
 }
 
 /** This process's own. */
 export function processContext(): CommandContext {
+  const env: Env = (name) => Deno.env.get(name);
+  const os = Deno.build.os;
   return {
-    env: processEnv,
-    os: Deno.build.os,
-    cwd: Deno.cwd(),
+    env,
+    os,
+    cwd: currentDir(env),
     now: Date.now,
+    elapsed: () => performance.now(),
     execPath: Deno.execPath(),
+    stateDir: stateDir(env, os),
+    stdin: Deno.stdin,
     stdout: print,
+    stderr: printError,
   };
 }
