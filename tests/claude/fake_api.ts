@@ -1,8 +1,11 @@
 /**
  * A scripted stand-in for the Anthropic Messages API, enough for `claude -p` to run a session offline: the
- * first turn of a conversation asks for one tool call (by default a Bash command, so the session has a tool
- * call to record), the turn after the tool's result answers in text. Streaming (SSE) and plain JSON, as the
- * request asks.
+ * model makes its scripted tool calls one per turn (by default one Bash command, so the session has a tool
+ * call to record), then answers in text. Streaming (SSE) and plain JSON, as the request asks.
+ *
+ * Claude Code (2.1.2xx and later) defers most tools: the first request lists them by name only, in a
+ * system reminder, and a direct call fails until `ToolSearch` with `select:<name>` has loaded the tool. A
+ * script for such a tool therefore calls ToolSearch first (see `loading`), as a real model must.
  */
 
 /** The Bash command the scripted model runs. */
@@ -31,13 +34,32 @@ export interface MessagesRequest {
   messages?: { role: string; content: string | { type: string; content?: unknown }[] }[];
 }
 
-/** The model's answer: the tool call while the conversation has none yet and the tool is offered, then text. */
-function answer(request: MessagesRequest, call: ToolCall): { content: Block[]; stopReason: string } {
-  const hasToolResult = (request.messages ?? []).some((message) =>
-    Array.isArray(message.content) && message.content.some((block) => block.type === "tool_result")
-  );
-  const offered = (request.tools ?? []).some((tool) => tool.name === call.name);
-  if (offered && !hasToolResult) {
+/** The calls that load a deferred tool through ToolSearch and then make `call`. */
+export const loading = (call: ToolCall): ToolCall[] => [
+  { name: "ToolSearch", input: { query: `select:${call.name}` } },
+  call,
+];
+
+/** Whether the request names the tool at all: in its tool list, or as a deferred tool in its messages. */
+function known(request: MessagesRequest, name: string): boolean {
+  if ((request.tools ?? []).some((tool) => tool.name === name)) return true;
+  return JSON.stringify(request.messages ?? []).includes(name);
+}
+
+/**
+ * The model's answer: the next scripted call, counted by the tool results the conversation holds, while the
+ * request names that tool; then text.
+ */
+function answer(
+  request: MessagesRequest,
+  calls: readonly ToolCall[],
+): { content: Block[]; stopReason: string } {
+  const results =
+    (request.messages ?? []).filter((message) =>
+      Array.isArray(message.content) && message.content.some((block) => block.type === "tool_result")
+    ).length;
+  const call = calls[results];
+  if (call !== undefined && known(request, call.name)) {
     return {
       content: [{
         type: "tool_use",
@@ -96,7 +118,7 @@ function sse(model: string, content: Block[], stopReason: string): string {
 async function handle(
   request: Request,
   delayMs: number,
-  call: ToolCall,
+  calls: readonly ToolCall[],
   requests: MessagesRequest[],
 ): Promise<Response> {
   const path = new URL(request.url).pathname;
@@ -105,7 +127,7 @@ async function handle(
   requests.push(body);
   await new Promise((resolve) => setTimeout(resolve, delayMs));
   const model = body.model ?? "claude-fake";
-  const { content, stopReason } = answer(body, call);
+  const { content, stopReason } = answer(body, calls);
   if (!body.stream) return Response.json(message(model, content, stopReason));
   return new Response(sse(model, content, stopReason), {
     headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
@@ -114,17 +136,18 @@ async function handle(
 
 /**
  * Serves on a free port of 127.0.0.1, answering each request after `delayMs` (a real model takes a second or
- * more, time in which hooks still running in the background finish) with `call` as the tool call; the base
- * URL, the requests so far, and how to stop it.
+ * more, time in which hooks still running in the background finish) with `calls` as the tool calls, one a
+ * turn; the base URL, the requests so far, and how to stop it.
  */
 export function serveFakeApi(
   delayMs = 0,
-  call: ToolCall = BASH_CALL,
+  calls: ToolCall | readonly ToolCall[] = BASH_CALL,
 ): { baseUrl: string; requests: MessagesRequest[]; close: () => Promise<void> } {
+  const script = Array.isArray(calls) ? calls : [calls as ToolCall];
   const requests: MessagesRequest[] = [];
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    (request) => handle(request, delayMs, call, requests),
+    (request) => handle(request, delayMs, script, requests),
   );
   return { baseUrl: `http://127.0.0.1:${server.addr.port}`, requests, close: () => server.shutdown() };
 }
