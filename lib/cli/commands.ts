@@ -71,7 +71,7 @@ const COMMANDS = {
       },
       config: configOption,
     },
-    run: async (args) => (await import("../redirect/check_command.ts")).run(args),
+    run: async (args, context) => (await import("../redirect/check_command.ts")).run(args, context),
   }),
   disable: command({
     summary: "turn a docs database or a feature (redirect, capture, context, all) off for one session",
