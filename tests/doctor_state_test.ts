@@ -8,7 +8,7 @@ import { machine } from "./command_context.ts";
 Deno.test("doctor: a write lock held past its wait is busy (a warning to try again), not a file to chmod", async () => {
   await using box = await machine();
   const ctx = box.context();
-  openStateDb(box.state).close();
+  openStateDb(box.state, Deno.build.os).close();
   // As a hook process holds it while it records an event.
   const holder = new DatabaseSync(stateDbPath(box.state, Deno.build.os));
   holder.exec("BEGIN IMMEDIATE");

@@ -1,11 +1,14 @@
 /** The hook as a function of its input and injected environment, without a process. */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { type HookDeps, hookOutput } from "../lib/hook/hook.ts";
+import { main } from "../lib/hook/main.ts";
+import { stateDbPath } from "../lib/state/db.ts";
 import { AGENTS, EVENTS, registrationsFor } from "../lib/protocol/events.ts";
 import type { HookOutput } from "../lib/protocol/output.ts";
 import type { EventRecord } from "../lib/state/store.ts";
 import { type Feature, NO_SWITCHES, type SessionSwitches } from "../lib/switches/switches.ts";
-import { event, fixture, withDir } from "./helpers.ts";
+import { event, exists, fixture, newCall, withDir } from "./helpers.ts";
+import { machine } from "./command_context.ts";
 
 function deps(
   vars: Record<string, string>,
@@ -327,4 +330,20 @@ Deno.test("hook core: fetch_tools decides which tools besides WebFetch are redir
     const out = await hookOutput(input(listed), configFile, fakeState(NO_SWITCHES).deps);
     ok(out.stdout?.includes('"permissionDecision":"deny"'), out.stdout);
   });
+});
+
+Deno.test("the hook command in a context: the event from its stdin, the denial on its stdout, remembered in its state", async () => {
+  await using m = await machine();
+  const call = event("PreToolUse.WebSearch.json");
+  const first = m.context({}, call);
+  assertEquals(await main(["hook", "--config", seed], first), 0);
+  assertEquals(first.err, []);
+  assertEquals(first.out.length, 1);
+  const reason = JSON.parse(first.out[0]).hookSpecificOutput.permissionDecisionReason;
+  match(reason, /gitlab/);
+  ok(await exists(stateDbPath(m.state, Deno.build.os)), "the state is the context's");
+  // The identical retry, a new call, passes: the denial was remembered in the context's state directory.
+  const retry = m.context({}, newCall(call));
+  assertEquals(await main(["hook", "--config", seed], retry), 0);
+  assertEquals([retry.out, retry.err], [[], []]);
 });

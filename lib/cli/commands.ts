@@ -71,19 +71,21 @@ const COMMANDS = {
       },
       config: configOption,
     },
-    run: async (args) => (await import("../redirect/check_command.ts")).run(args),
+    run: async (args, context) => (await import("../redirect/check_command.ts")).run(args, context),
   }),
   disable: command({
     summary: "turn a docs database or a feature (redirect, capture, context, all) off for one session",
     usage: "docsearch-hook disable <name> [--session ID]",
     options: { session: sessionOption, config: configOption, slash: slashOption },
-    run: async (args) => (await import("../switches/switch_command.ts")).run("disable", args),
+    run: async (args, context) =>
+      (await import("../switches/switch_command.ts")).run("disable", args, context),
   }),
   enable: command({
     summary: "turn back on what disable turned off for a session",
     usage: "docsearch-hook enable <name> [--session ID]",
     options: { session: sessionOption, config: configOption, slash: slashOption },
-    run: async (args) => (await import("../switches/switch_command.ts")).run("enable", args),
+    run: async (args, context) =>
+      (await import("../switches/switch_command.ts")).run("enable", args, context),
   }),
   status: command({
     summary: "what is on and off for a session, and why",
@@ -94,7 +96,7 @@ const COMMANDS = {
       config: configOption,
       slash: slashOption,
     },
-    run: async (args) => (await import("../switches/status_command.ts")).run(args),
+    run: async (args, context) => (await import("../switches/status_command.ts")).run(args, context),
   }),
   install: command({
     summary:
@@ -191,7 +193,7 @@ const COMMANDS = {
       limit: { type: "string", value: "N", description: "how many observations (default 20)" },
       json: { type: "boolean", description: "print them as JSON" },
     },
-    run: async (args) => (await import("../state/log_command.ts")).run(args),
+    run: async (args, context) => (await import("../state/log_command.ts")).run(args, context),
   }),
   stats: command({
     summary: "redirects, follow-through, escapes, unmatched web searches and the hook's latency",
@@ -201,7 +203,7 @@ const COMMANDS = {
       json: { type: "boolean", description: "print the numbers as JSON" },
       config: configOption,
     },
-    run: async (args) => (await import("../state/stats_command.ts")).run(args),
+    run: async (args, context) => (await import("../state/stats_command.ts")).run(args, context),
   }),
   prune: command({
     summary: "delete recorded data older than the retention",
@@ -214,7 +216,7 @@ const COMMANDS = {
       },
       config: configOption,
     },
-    run: async (args) => (await import("../state/prune_command.ts")).run(args),
+    run: async (args, context) => (await import("../state/prune_command.ts")).run(args, context),
   }),
 };
 

@@ -7,7 +7,7 @@ import { backtrackingRisk } from "../capture/backtracking.ts";
 import { normalizeHost } from "../match/domains.ts";
 import { type ConfigLocation, configLocation, type LayerText, readLayers } from "./layers.ts";
 import { jsonPath, syntaxProblem } from "../json_problems.ts";
-import { type Env, type OS, processEnv } from "../paths.ts";
+import type { Env, OS } from "../paths.ts";
 import {
   type CaptureConfig,
   type Config,
@@ -354,13 +354,13 @@ function definedFields(entry: DatabaseEntry): Partial<DatabaseEntry> {
 
 /**
  * The config an interactive command sees: the usual lookup from `dir` (a session's working directory, or the
- * current one), validated now.
+ * command's own) with the command's variables and OS, validated now.
  */
 export function commandConfig(
   flag: string | undefined,
-  dir: string = Deno.cwd(),
-  env: Env = processEnv,
-  os: OS = Deno.build.os,
+  dir: string,
+  env: Env,
+  os: OS,
 ): { location: ConfigLocation; config: Config } {
   const location = configLocation(flag, env, os, dir);
   return { location, config: resolveConfig(readLayers(location), location.explicit) };

@@ -35,7 +35,7 @@ import { type Env, homeDir, isAbsolute, join, stateDir } from "../paths.ts";
 import { syntaxProblem } from "../json_problems.ts";
 import { killSwitchOn } from "../switches/switches.ts";
 import { VERSION } from "../version.ts";
-import { hookOutput, indexesUnder, processDeps } from "../hook/hook.ts";
+import { hookDeps, hookOutput, indexesUnder } from "../hook/hook.ts";
 import {
   builtInToolName,
   PLUGIN_NAME,
@@ -351,7 +351,7 @@ async function selfTest(configFlag: string | undefined, config: Config, ctx: Com
         tool_input: { query },
         tool_use_id: toolUseId,
       });
-    const deps = { ...processDeps, env, os: ctx.os, now: ctx.now, indexExists };
+    const deps = { ...hookDeps(ctx), env, indexExists };
     const run = async (toolUseId: string) => {
       const start = performance.now();
       const output = await hookOutput({ ok: true, text: event(toolUseId) }, configFlag, deps);

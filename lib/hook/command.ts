@@ -7,5 +7,5 @@ export const hookCommand = command({
   usage: "docsearch-hook hook [--config PATH] < event.json",
   options: { config: configOption },
   failOpen: true,
-  run: ({ values }) => run(values),
+  run: ({ values }, context) => run(values, context),
 });

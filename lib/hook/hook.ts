@@ -12,11 +12,12 @@ import { changedLockfile } from "../project/stamp.ts";
 import { createRedactor } from "../capture/redact.ts";
 import { promptContext, sessionStartContext } from "../context/inject.ts";
 import { eventRecord } from "../capture/record.ts";
-import { escapeControl, print, printError } from "../cli/io.ts";
+import { escapeControl } from "../cli/io.ts";
+import type { CommandContext } from "../cli/context.ts";
 import { configLocation, projectDirectory } from "../config/layers.ts";
 import { loadConfig } from "../config/load.ts";
 import type { Config } from "../config/types.ts";
-import { type Env, type OS, processEnv, stateDir } from "../paths.ts";
+import { type Env, type OS, stateDir } from "../paths.ts";
 import {
   type HookEvent,
   parseHookEvent,
@@ -70,19 +71,18 @@ export interface HookDeps {
 export const indexesUnder = (os: OS, dir: string | undefined) => (name: string): boolean =>
   dir !== undefined && exists(indexFileIn(os, dir, name));
 
-export const processDeps: HookDeps = {
-  env: processEnv,
-  os: Deno.build.os,
-  now: Date.now,
-  elapsed: () => performance.now(),
-  indexExists: indexesUnder(Deno.build.os, stateDir(processEnv, Deno.build.os)),
-  changedLockfile: (project) => {
-    const dir = stateDir(processEnv, Deno.build.os);
-    return dir === undefined ? undefined : changedLockfile(Deno.build.os, dir, project);
-  },
-  openState: async (dir, options) =>
-    (await import("../state/store.ts")).openStateStore(dir, Deno.build.os, options),
-};
+/** The hook's dependencies in the context it runs in: its environment, clocks, state directory and OS. */
+export function hookDeps({ env, os, now, elapsed, stateDir: dir }: CommandContext): HookDeps {
+  return {
+    env,
+    os,
+    now,
+    elapsed,
+    indexExists: indexesUnder(os, dir),
+    changedLockfile: (project) => dir === undefined ? undefined : changedLockfile(os, dir, project),
+    openState: async (at, options) => (await import("../state/store.ts")).openStateStore(at, os, options),
+  };
+}
 
 /**
  * How long the hook waits for another process's lock on the state before it gives up on this event: short
@@ -246,14 +246,15 @@ export async function hookOutput(
   return agentOutput(parsed.event.agent, await handle(parsed.event, configFlag, deps));
 }
 
-export async function run(values: { config?: string }): Promise<number> {
-  const interactive = Deno.stdin.isTerminal();
+export async function run(values: { config?: string }, context: CommandContext): Promise<number> {
+  const { stdin, stdout, stderr } = context;
+  const interactive = stdin.isTerminal();
   if (interactive) {
-    printError("docsearch-hook hook: reading one hook event (JSON) from stdin; end with Ctrl-D");
+    stderr("docsearch-hook hook: reading one hook event (JSON) from stdin; end with Ctrl-D");
   }
-  const input = await readStdin(Deno.stdin, interactive ? null : STDIN_BOUNDS);
-  const output = await hookOutput(input, values.config, processDeps);
-  if (output.stdout !== undefined) print(output.stdout);
-  if (output.stderr !== undefined) printError(output.stderr);
+  const input = await readStdin(stdin, interactive ? null : STDIN_BOUNDS);
+  const output = await hookOutput(input, values.config, hookDeps(context));
+  if (output.stdout !== undefined) stdout(output.stdout);
+  if (output.stderr !== undefined) stderr(output.stderr);
   return 0;
 }

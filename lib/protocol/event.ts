@@ -151,7 +151,7 @@ function whole(text: string): { ok: true; text: string; parsed: { value: unknown
  * person types the event (`bounds` null). Events over MAX_EVENT_BYTES are refused at once.
  */
 export async function readStdin(
-  reader: Pick<typeof Deno.stdin, "read"> = Deno.stdin,
+  reader: Pick<typeof Deno.stdin, "read">,
   bounds: StdinBounds | null = STDIN_BOUNDS,
   timer: (ms: number) => IdleTimer = idleTimer,
 ): Promise<StdinRead> {

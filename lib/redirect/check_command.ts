@@ -3,10 +3,9 @@
  * runs, without reading or writing any state (it shows the first request; a retry would pass).
  */
 import { Problem, UsageError } from "../errors.ts";
-import { print, printError } from "../cli/io.ts";
+import type { CommandContext } from "../cli/context.ts";
 import { commandConfig } from "../config/resolve.ts";
 import { builtInToolName, withBuiltInTool } from "../docs/built_in.ts";
-import { processEnv } from "../paths.ts";
 import type { Config } from "../config/types.ts";
 import { matchRequest } from "../match/match.ts";
 import { buildDenial } from "./decide.ts";
@@ -40,11 +39,12 @@ function describeConfig(config: Config, looked: string[]): string[] {
   ];
 }
 
-export function run(args: CheckArgs): number {
+export function run(args: CheckArgs, context: CommandContext): number {
+  const { env, os, cwd, stdout: print, stderr: printError } = context;
   const request = requestFrom(args);
-  const { location, config: resolved } = commandConfig(args.values.config);
+  const { location, config: resolved } = commandConfig(args.values.config, cwd, env, os);
   // The built-in search named as the hook run from here would name it (the plugin's launcher runs check too).
-  const config = { ...resolved, databases: withBuiltInTool(resolved.databases, builtInToolName(processEnv)) };
+  const config = { ...resolved, databases: withBuiltInTool(resolved.databases, builtInToolName(env)) };
   for (const problem of config.problems) printError(`problem: ${problem}`);
 
   const matches = matchRequest(request, config.databases);

@@ -257,7 +257,7 @@ export class StateFile {
 }
 
 /** Opens the state database (see StateFile.open) for a caller that will not need to replace it later. */
-export function openStateDb(dir: string, os: OS = Deno.build.os, options: OpenOptions = {}): DatabaseSync {
+export function openStateDb(dir: string, os: OS, options: OpenOptions = {}): DatabaseSync {
   return new StateFile(dir, os, options).open();
 }
 
@@ -280,7 +280,7 @@ function openFile(file: string, waitMs = BUSY_TIMEOUT_MS): DatabaseSync {
  * is one (migrated to the current schema, which keeps all data), else undefined. A corrupted file is left
  * where it is.
  */
-export function openExistingStateDb(dir: string, os: OS = Deno.build.os): DatabaseSync | undefined {
+export function openExistingStateDb(dir: string, os: OS): DatabaseSync | undefined {
   const file = stateDbPath(dir, os);
   return inode(file) === undefined ? undefined : openFile(file);
 }
@@ -292,7 +292,7 @@ export function openExistingStateDb(dir: string, os: OS = Deno.build.os): Databa
  * makes them, and only a read-write connection (which writes nothing here) removes them again on closing, as
  * the last connection to a database does. The caller closes it.
  */
-export function openStateDbForLooking(dir: string, os: OS = Deno.build.os): DatabaseSync | undefined {
+export function openStateDbForLooking(dir: string, os: OS): DatabaseSync | undefined {
   const file = stateDbPath(dir, os);
   if (inode(file) === undefined) return undefined;
   const shared = inode(`${file}-wal`) !== undefined && inode(`${file}-shm`) !== undefined;

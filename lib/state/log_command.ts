@@ -1,6 +1,7 @@
 /** `docsearch-hook log`: the latest observations, one readable line each (or JSON). */
 import { UsageError } from "../errors.ts";
-import { escapeControl, print, printError } from "../cli/io.ts";
+import { escapeControl } from "../cli/io.ts";
+import type { CommandContext } from "../cli/context.ts";
 import { latestObservations, type ObservationRow } from "./report.ts";
 import { noStateYet, readState } from "./open_state.ts";
 
@@ -35,9 +36,10 @@ export function parseLimit(text: string | undefined, fallback: number): number {
   return n;
 }
 
-export function run({ values }: LogArgs): number {
+export function run({ values }: LogArgs, context: CommandContext): number {
+  const { stdout: print, stderr: printError } = context;
   const limit = parseLimit(values.limit, 20);
-  const { rows, file } = readState((db, file) => ({
+  const { rows, file } = readState(context, (db, file) => ({
     rows: db && latestObservations(db, limit, values.session),
     file,
   }));

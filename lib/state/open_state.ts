@@ -1,7 +1,7 @@
 /** The state database for the interactive commands: every problem explained, nothing created by readers. */
 import type { DatabaseSync } from "node:sqlite";
 import { messageOf, Problem } from "../errors.ts";
-import { processEnv, stateDir } from "../paths.ts";
+import type { CommandContext } from "../cli/context.ts";
 import {
   corruptionFix,
   isCorruption,
@@ -13,14 +13,16 @@ import {
   StateSchemaTooOldError,
 } from "./db.ts";
 
+/** Where the state is: the command's state directory, on its OS. */
+export type StatePlace = Pick<CommandContext, "stateDir" | "os">;
+
 export interface OpenedState {
   /** Undefined when the hook has not recorded anything yet. */
   db?: DatabaseSync;
   file: string;
 }
 
-function stateDirOrFail(): string {
-  const dir = stateDir(processEnv, Deno.build.os);
+function stateDirOrFail({ stateDir: dir }: StatePlace): string {
   if (dir === undefined) {
     throw new Problem(
       "cannot tell where the state lives: neither DOCSEARCH_HOME nor HOME is set",
@@ -49,11 +51,11 @@ function openFailure(file: string, error: unknown): Problem {
 }
 
 /** For commands that change what exists: the database (migrated) if the hook has created one. */
-export function openStateForCommand(): OpenedState {
-  const dir = stateDirOrFail();
-  const file = stateDbPath(dir, Deno.build.os);
+export function openStateForCommand(place: StatePlace): OpenedState {
+  const dir = stateDirOrFail(place);
+  const file = stateDbPath(dir, place.os);
   try {
-    return { db: openExistingStateDb(dir, Deno.build.os), file };
+    return { db: openExistingStateDb(dir, place.os), file };
   } catch (error) {
     throw openFailure(file, error);
   }
@@ -63,12 +65,12 @@ export function openStateForCommand(): OpenedState {
  * For commands that only look: `look` gets the database as it is (undefined when the hook has not recorded
  * anything yet), which is closed afterwards, leaving the state directory as it was.
  */
-export function readState<T>(look: (db: DatabaseSync | undefined, file: string) => T): T {
-  const dir = stateDirOrFail();
-  const file = stateDbPath(dir, Deno.build.os);
+export function readState<T>(place: StatePlace, look: (db: DatabaseSync | undefined, file: string) => T): T {
+  const dir = stateDirOrFail(place);
+  const file = stateDbPath(dir, place.os);
   let db;
   try {
-    db = openStateDbForLooking(dir, Deno.build.os);
+    db = openStateDbForLooking(dir, place.os);
   } catch (error) {
     throw openFailure(file, error);
   }
@@ -89,12 +91,12 @@ export function explainingCorruption<T>(file: string, work: () => T): T {
 }
 
 /** For commands that must write even before the hook's first event (a switch for a named session). */
-export function createStateForCommand(): DatabaseSync {
-  const dir = stateDirOrFail();
+export function createStateForCommand(place: StatePlace): DatabaseSync {
+  const dir = stateDirOrFail(place);
   try {
-    return openStateDb(dir, Deno.build.os);
+    return openStateDb(dir, place.os);
   } catch (error) {
-    throw openFailure(stateDbPath(dir, Deno.build.os), error);
+    throw openFailure(stateDbPath(dir, place.os), error);
   }
 }
 

@@ -1,5 +1,5 @@
 /** `docsearch-hook prune`: deletes captured data past the retention (config, or --older-than). */
-import { print, printError } from "../cli/io.ts";
+import type { CommandContext } from "../cli/context.ts";
 import { parseDuration } from "../cli/duration.ts";
 import { commandConfig } from "../config/resolve.ts";
 import { StateStore } from "./store.ts";
@@ -9,13 +9,14 @@ export interface PruneArgs {
   values: { "older-than"?: string; config?: string };
 }
 
-export function run({ values }: PruneArgs): number {
+export function run({ values }: PruneArgs, context: CommandContext): number {
+  const { env, os, cwd, now, stdout: print, stderr: printError } = context;
   let window = values["older-than"];
   if (window === undefined) {
-    window = `${commandConfig(values.config).config.capture.retentionDays}d`;
+    window = `${commandConfig(values.config, cwd, env, os).config.capture.retentionDays}d`;
   }
-  const before = Date.now() - parseDuration(window, "older-than");
-  const { db, file } = openStateForCommand();
+  const before = now() - parseDuration(window, "older-than");
+  const { db, file } = openStateForCommand(context);
   if (db === undefined) {
     printError(noStateYet(file));
     return 0;

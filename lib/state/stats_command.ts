@@ -2,7 +2,8 @@
  * `docsearch-hook stats`: what the redirect achieved (denied → local tool called, or escaped back to the
  * web), what the web was asked that no database covers, and what the hook itself costs.
  */
-import { count, print, printError } from "../cli/io.ts";
+import { count } from "../cli/io.ts";
+import type { CommandContext } from "../cli/context.ts";
 import { parseDuration } from "../cli/duration.ts";
 import { commandConfig } from "../config/resolve.ts";
 import { type StatsRows, statsRows } from "./report.ts";
@@ -170,15 +171,16 @@ export function formatStats(stats: Stats, window: string): string {
 }
 
 /** Existing keywords, so they are not suggested again; a broken config only means no filtering. */
-function configuredKeywords(configFlag: string | undefined): Set<string> {
-  const { config } = commandConfig(configFlag);
+function configuredKeywords(configFlag: string | undefined, { cwd, env, os }: CommandContext): Set<string> {
+  const { config } = commandConfig(configFlag, cwd, env, os);
   return new Set(config.databases.flatMap((d) => d.keywords.map((k) => k.toLowerCase())));
 }
 
-export function run({ values }: StatsArgs): number {
+export function run({ values }: StatsArgs, context: CommandContext): number {
+  const { now, stdout: print, stderr: printError } = context;
   const window = values.since ?? "7d";
-  const since = Date.now() - parseDuration(window, "since");
-  const rows = readState((db, file) => {
+  const since = now() - parseDuration(window, "since");
+  const rows = readState(context, (db, file) => {
     if (db === undefined) printError(noStateYet(file));
     return db && statsRows(db, since);
   });
@@ -191,7 +193,7 @@ export function run({ values }: StatsArgs): number {
     observations: 0,
     latency: { decision: [], context: [], capture: [] },
   };
-  const stats = buildStats(rows ?? empty, since, configuredKeywords(values.config));
+  const stats = buildStats(rows ?? empty, since, configuredKeywords(values.config, context));
   print(values.json ? JSON.stringify(stats, null, 2) : formatStats(stats, window));
   return 0;
 }

@@ -75,7 +75,7 @@ export const HOOK_PRUNE_BATCH = 5000;
  * found corrupted on the way is moved aside (see OpenOptions.onCorrupt), and the work done again on a fresh
  * one.
  */
-export function openStateStore(dir: string, os: OS = Deno.build.os, options: OpenOptions = {}): StateStore {
+export function openStateStore(dir: string, os: OS, options: OpenOptions = {}): StateStore {
   const file = new StateFile(dir, os, options);
   return new StateStore(file.open(), options.busyTimeoutMs, () => file.replace());
 }

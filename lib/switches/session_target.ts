@@ -7,7 +7,8 @@ import type { DatabaseSync } from "node:sqlite";
 import { Problem } from "../errors.ts";
 import { commandConfig } from "../config/resolve.ts";
 import type { Config } from "../config/types.ts";
-import { type Env, processEnv } from "../paths.ts";
+import type { Env } from "../paths.ts";
+import type { CommandContext } from "../cli/context.ts";
 import { latestSessionIn, sessionById, type SessionRow, sessionsByPrefix } from "../state/sessions.ts";
 import { explainingCorruption, openStateForCommand, readState } from "../state/open_state.ts";
 
@@ -69,11 +70,10 @@ const realPath = (dir: string) => {
 };
 
 /**
- * This directory as the agent may have reported it: as the shell spells it ($PWD keeps symlinks, when it
- * still names this directory) and with symlinks resolved.
+ * The directory `cwd` as the agent may have reported it: as the shell spells it ($PWD keeps symlinks, when it
+ * still names that directory) and with symlinks resolved.
  */
-export function currentDirs(env: Env): string[] {
-  const cwd = Deno.cwd();
+export function currentDirs(cwd: string, env: Env): string[] {
   const real = realPath(cwd);
   const pwd = env("PWD");
   const shell = pwd && real !== undefined && realPath(pwd) === real ? pwd : undefined;
@@ -112,22 +112,25 @@ export interface SessionContext {
 
 type SessionValues = { session?: string; config?: string };
 
-const choose = (values: SessionValues, db: DatabaseSync | undefined) =>
-  chooseSession(values.session, processEnv, currentDirs(processEnv), db);
+const choose = (values: SessionValues, { env, cwd }: CommandContext, db: DatabaseSync | undefined) =>
+  chooseSession(values.session, env, currentDirs(cwd, env), db);
 
 /** The session's own project decides which databases exist, as it does for the hook's events. */
-const sessionConfig = (values: SessionValues, choice: SessionChoice | undefined) =>
-  commandConfig(values.config, choice?.row?.cwd ?? undefined).config;
+const sessionConfig = (values: SessionValues, choice: SessionChoice | undefined, context: CommandContext) =>
+  commandConfig(values.config, choice?.row?.cwd ?? context.cwd, context.env, context.os).config;
 
 /** The session a switch command acts on, the config it sees, and the state database to change. */
-export function sessionContext(values: SessionValues): SessionContext {
-  const { db, file } = openStateForCommand();
-  const choice = explainingCorruption(file, () => choose(values, db));
-  return { db, file, choice, config: sessionConfig(values, choice) };
+export function sessionContext(values: SessionValues, context: CommandContext): SessionContext {
+  const { db, file } = openStateForCommand(context);
+  const choice = explainingCorruption(file, () => choose(values, context, db));
+  return { db, file, choice, config: sessionConfig(values, choice, context) };
 }
 
 /** As sessionContext, for a command that only looks: the state is read and closed again. */
-export function sessionLook(values: SessionValues): Omit<SessionContext, "db" | "file"> {
-  const choice = readState((db) => choose(values, db));
-  return { choice, config: sessionConfig(values, choice) };
+export function sessionLook(
+  values: SessionValues,
+  context: CommandContext,
+): Omit<SessionContext, "db" | "file"> {
+  const choice = readState(context, (db) => choose(values, context, db));
+  return { choice, config: sessionConfig(values, choice, context) };
 }

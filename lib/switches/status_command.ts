@@ -1,7 +1,7 @@
 /** `docsearch-hook status`: what is on and off for a session, and why. */
-import { print } from "../cli/io.ts";
+import type { CommandContext } from "../cli/context.ts";
 import type { Config } from "../config/types.ts";
-import { type Env, processEnv } from "../paths.ts";
+import type { Env } from "../paths.ts";
 import { type Candidate, switchCandidates } from "./names.ts";
 import { killSwitchOn, NO_SWITCHES, offReason, type SessionSwitches } from "./switches.ts";
 import { describeSession, SESSION_HINT, type SessionChoice, sessionLook } from "./session_target.ts";
@@ -100,9 +100,9 @@ export interface StatusArgs {
   values: { session?: string; json?: boolean; config?: string; slash?: boolean };
 }
 
-export function run({ values }: StatusArgs): number {
-  const { choice, config } = sessionLook(values);
-  const report = statusReport(config, choice, processEnv, Date.now());
-  print(values.json ? JSON.stringify(report, null, 2) : formatStatus(report));
+export function run({ values }: StatusArgs, context: CommandContext): number {
+  const { choice, config } = sessionLook(values, context);
+  const report = statusReport(config, choice, context.env, context.now());
+  context.stdout(values.json ? JSON.stringify(report, null, 2) : formatStatus(report));
   return 0;
 }

@@ -4,9 +4,8 @@
  * message says so), 1 when the name matches nothing or several things, or no session can be found.
  */
 import { Problem } from "../errors.ts";
-import { print } from "../cli/io.ts";
+import type { CommandContext } from "../cli/context.ts";
 import type { Config } from "../config/types.ts";
-import { processEnv } from "../paths.ts";
 import { StateStore } from "../state/store.ts";
 import { type Candidate, resolveSwitch, switchCandidates } from "./names.ts";
 import { changeSwitch, killSwitchOn, NO_SWITCHES, type SwitchChange, type SwitchTarget } from "./switches.ts";
@@ -70,8 +69,9 @@ export function changeMessage(verb: SwitchVerb, target: SwitchTarget, change: Sw
   }
 }
 
-export function run(verb: SwitchVerb, { values, positionals }: SwitchArgs): number {
-  const { db: existing, file, choice, config } = sessionContext(values);
+export function run(verb: SwitchVerb, { values, positionals }: SwitchArgs, context: CommandContext): number {
+  const { env, cwd, now, stdout: print } = context;
+  const { db: existing, file, choice, config } = sessionContext(values, context);
   const candidates = switchCandidates(config);
   const input = positionals.join(" ").trim();
   if (input === "") {
@@ -99,14 +99,14 @@ export function run(verb: SwitchVerb, { values, positionals }: SwitchArgs): numb
   }
   const target = resolution.candidate.target;
   if (choice === undefined) {
-    throw new Problem(`no agent session found for ${Deno.cwd()}`, SESSION_HINT);
+    throw new Problem(`no agent session found for ${cwd}`, SESSION_HINT);
   }
   // Closed on the way out, like the hook's: a WAL left behind would be read whole by the next event.
-  using store = new StateStore(existing ?? createStateForCommand());
+  using store = new StateStore(existing ?? createStateForCommand(context));
   const { change, allOff } = explainingCorruption(
     file,
     () =>
-      store.updateSwitches(choice.id, Date.now(), (current) => {
+      store.updateSwitches(choice.id, now(), (current) => {
         const result = changeSwitch(current, target, verb === "enable", config);
         return {
           switches: result.outcome === "changed" ? result.switches : undefined,
@@ -114,11 +114,11 @@ export function run(verb: SwitchVerb, { values, positionals }: SwitchArgs): numb
         };
       }),
   );
-  const lines = [`In ${describeSession(choice, Date.now())}:`, changeMessage(verb, target, change)];
+  const lines = [`In ${describeSession(choice, now())}:`, changeMessage(verb, target, change)];
   if (change.outcome === "changed" && allOff && !(target.kind === "feature" && target.name === "all")) {
     lines.push('It stays off while "all" is disabled for this session: docsearch-hook enable all.');
   }
-  if (killSwitchOn(processEnv)) {
+  if (killSwitchOn(env)) {
     lines.push("Note: DOCSEARCH_HOOK_DISABLED is set, so the hook does nothing anyway.");
   }
   if (change.outcome === "changed" && verb === "disable") {

@@ -63,7 +63,7 @@ const freshToolUse = () => `toolu_bench_${toolUses++}`;
  * agent runs the hook.
  */
 function withStore<T>(use: (store: StateStore) => T): T {
-  using store = new StateStore(openStateDb(box.state));
+  using store = new StateStore(openStateDb(box.state, Deno.build.os));
   return use(store);
 }
 
@@ -71,7 +71,7 @@ function withStore<T>(use: (store: StateStore) => T): T {
 const LARGE = 100_000;
 const largeState = `${box.home}/large-state`;
 const largeEnv = { ...box.env, DOCSEARCH_HOME: largeState };
-fillDatabase(new StateStore(openStateDb(largeState)), LARGE);
+fillDatabase(new StateStore(openStateDb(largeState, Deno.build.os)), LARGE);
 
 function fillDatabase(target: StateStore, observations: number): void {
   const day = 86_400_000;

@@ -1,0 +1,95 @@
+/**
+ * `check` as a function of its context, through the command line's dispatch: the config looked up from the
+ * context's HOME and directory, the built-in search named as the context's variables name it, the output
+ * captured, and nothing written.
+ */
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { main as cli } from "../lib/cli/commands.ts";
+import { main as hook } from "../lib/hook/main.ts";
+import { type Machine, machine, tree } from "./command_context.ts";
+import { event, fixture, readFixture } from "./helpers.ts";
+
+const userConfigOf = (m: Machine) => `${m.home}/.claude/hooks/docsearch-config.json`;
+const projectConfigOf = (m: Machine) => `${m.project}/.claude/docsearch.json`;
+
+/** The example config as the user's, and a project layer adding a terraform database. */
+async function layered(m: Machine): Promise<void> {
+  await Deno.mkdir(`${m.home}/.claude/hooks`, { recursive: true });
+  await Deno.writeTextFile(userConfigOf(m), readFixture("../config.example.json"));
+  await Deno.mkdir(`${m.project}/.claude`);
+  await Deno.writeTextFile(
+    projectConfigOf(m),
+    JSON.stringify({
+      databases: [{ name: "terraform", keywords: ["terraform"], mcp_tool_name: "mcp__docsearch__search" }],
+    }),
+  );
+}
+
+Deno.test("check in process reads the layers of the context's HOME and directory, and writes nothing", async () => {
+  await using m = await machine();
+  await layered(m);
+  const ctx = m.context();
+  assertEquals(await cli(["check", "gitlab", "or", "terraform"], ctx), 0);
+  assertEquals(ctx.err, []);
+  const text = ctx.out.join("\n");
+  ok(text.includes(`Config files: ${userConfigOf(m)}, ${projectConfigOf(m)}\n`), text);
+  match(
+    text,
+    /\nDecision: +deny, 2 databases match:\n {2}- gitlab \(keyword "gitlab"\) → mcp__leann__leann_search/,
+  );
+  match(text, /\n {2}- terraform \(keyword "terraform"\) → mcp__docsearch__search for "/);
+  assertEquals(await tree(m.home), [
+    ".claude/",
+    ".claude/hooks/",
+    ".claude/hooks/docsearch-config.json",
+    "project/",
+    "project/.claude/",
+    "project/.claude/docsearch.json",
+  ]);
+
+  // From elsewhere, the project's layer is not looked up.
+  const home = { ...m.context(), cwd: m.home };
+  assertEquals(await cli(["check", "terraform"], home), 0);
+  match(home.out.join("\n"), /\nDecision: +allow/);
+});
+
+Deno.test("check in process names the built-in search as the plugin the context's variables name", async () => {
+  await using m = await machine();
+  await layered(m);
+  const plugin = m.context({ DOCSEARCH_PLUGIN: "docsearch" });
+  assertEquals(await cli(["check", "terraform"], plugin), 0);
+  match(
+    plugin.out.join("\n"),
+    /\n {2}- terraform \(keyword "terraform"\) → mcp__plugin_docsearch_docsearch__search for "/,
+  );
+});
+
+Deno.test("check --json in process prints exactly what the hook, in process too, prints for a first request", async () => {
+  await using m = await machine();
+  const example = fixture("../config.example.json");
+  const check = m.context();
+  const query = ["how to configure gitlab ci runners", "--domain", "docs.gitlab.com"];
+  assertEquals(await cli(["check", "--json", "--config", example, ...query], check), 0);
+  const run = m.context({}, event("PreToolUse.WebSearch.json"));
+  assertEquals(await hook(["hook", "--config", example], run), 0);
+  assertEquals(check.out.length, 1);
+  assertEquals([check.out, check.err], [run.out, []]);
+
+  const nothing = m.context();
+  assertEquals(await cli(["check", "--json", "--config", example, "pizza"], nothing), 0);
+  assertEquals([nothing.out, nothing.err], [[], []]);
+});
+
+Deno.test("check in process: config problems on its stderr and exit 1; no query is a usage error", async () => {
+  await using m = await machine();
+  const bad = m.context();
+  assertEquals(await cli(["check", "--config", fixture("config/one-bad-entry.json"), "gitlab"], bad), 1);
+  match(bad.out.join("\n"), /\nDecision: +deny/);
+  match(bad.err[0], /^problem: .*one-bad-entry\.json: databases\[0\]\.keywords: .*database skipped/);
+  match(bad.err.at(-1)!, /^docsearch-hook check: the config has 1 problem\(s\), listed above/);
+
+  const empty = m.context();
+  assertEquals(await cli(["check"], empty), 2);
+  assertEquals(empty.out, []);
+  match(empty.err.join("\n"), /^docsearch-hook check: give a search query \(or --url URL\)\nUsage: /);
+});
