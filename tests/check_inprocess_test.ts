@@ -93,3 +93,42 @@ Deno.test("check in process: config problems on its stderr and exit 1; no query 
   assertEquals(empty.out, []);
   match(empty.err.join("\n"), /^docsearch-hook check: give a search query \(or --url URL\)\nUsage: /);
 });
+
+Deno.test("check and the hook, in process, agree on a built-in index that is not built: both allow until it is", async () => {
+  await using m = await machine();
+  const config = `${m.home}/config.json`;
+  await Deno.writeTextFile(
+    config,
+    JSON.stringify({
+      databases: [{
+        name: "pg",
+        keywords: ["postgresql"],
+        mcp_tool_name: "mcp__docsearch__search",
+        tool_args: { index: "pg" },
+      }],
+    }),
+  );
+  const search = {
+    tool_input: { query: "postgresql vacuum settings", allowed_domains: [], blocked_domains: [] },
+  };
+  const decide = async () => {
+    const check = m.context();
+    assertEquals(await cli(["check", "--json", "--config", config, "postgresql vacuum settings"], check), 0);
+    const run = m.context({}, event("PreToolUse.WebSearch.json", search));
+    assertEquals(await hook(["hook", "--config", config], run), 0);
+    assertEquals(check.out, run.out);
+    return check.out.length === 0 ? "allow" : "deny";
+  };
+  assertEquals(await decide(), "allow");
+  const told = m.context();
+  assertEquals(await cli(["check", "--config", config, "postgresql vacuum settings"], told), 0);
+  match(
+    told.out.join("\n"),
+    /\nPassed over: +pg \(index pg\): the index is not built, so the hook lets these through\n/,
+  );
+  match(told.out.join("\n"), /\nDecision: +allow/);
+
+  await Deno.mkdir(`${m.state}/indexes`, { recursive: true });
+  await Deno.writeTextFile(`${m.state}/indexes/pg.db`, "");
+  assertEquals(await decide(), "deny");
+});

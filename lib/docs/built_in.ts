@@ -3,6 +3,7 @@
  * index file a database entry sends the agent to. Small and pure: the hook reads it on every event.
  */
 import type { Database } from "../config/types.ts";
+import { exists } from "../files.ts";
 import { type Env, join, type OS } from "../paths.ts";
 import { DIALECTS } from "../protocol/agents.ts";
 import type { Agent } from "../protocol/events.ts";
@@ -88,3 +89,18 @@ export function reachableDatabases(
     return index === undefined || indexExists(index);
   });
 }
+
+/** Indexes looked for in the state directory `dir` (none when there is none). */
+export const indexesUnder = (os: OS, dir: string | undefined) => (name: string): boolean =>
+  dir !== undefined && exists(indexFileIn(os, dir, name));
+
+/**
+ * The databases a decision names to the agent: those it can be sent to, the built-in search called as the
+ * running agent calls it. The hook and `check` both decide with these, so that they agree.
+ */
+export const answeringDatabases = (
+  databases: readonly Database[],
+  indexExists: (name: string) => boolean,
+  env: Env,
+  agent?: Agent,
+): Database[] => withBuiltInTool(reachableDatabases(databases, indexExists), builtInToolName(env, agent));

@@ -35,7 +35,8 @@ import { type Env, homeDir, isAbsolute, join, stateDir } from "../paths.ts";
 import { syntaxProblem } from "../json_problems.ts";
 import { killSwitchOn } from "../switches/switches.ts";
 import { VERSION } from "../version.ts";
-import { hookDeps, hookOutput, indexesUnder } from "../hook/hook.ts";
+import { indexesUnder } from "../docs/built_in.ts";
+import { hookDeps, hookOutput } from "../hook/hook.ts";
 import {
   builtInToolName,
   PLUGIN_NAME,

@@ -6,8 +6,7 @@
  * while a separate file for the state cost every event that needs it about 1 ms.
  */
 import { messageOf } from "../errors.ts";
-import { builtInToolName, indexFileIn, reachableDatabases, withBuiltInTool } from "../docs/built_in.ts";
-import { exists } from "../files.ts";
+import { answeringDatabases, indexesUnder } from "../docs/built_in.ts";
 import { changedLockfile } from "../project/stamp.ts";
 import { createRedactor } from "../capture/redact.ts";
 import { promptContext, sessionStartContext } from "../context/inject.ts";
@@ -66,10 +65,6 @@ export interface HookDeps {
   /** The project's lockfile when it changed since its dependencies' docs were indexed (asked at SessionStart). */
   changedLockfile: (project: string) => string | undefined;
 }
-
-/** Indexes looked for in the state directory `dir` (none when there is none). */
-export const indexesUnder = (os: OS, dir: string | undefined) => (name: string): boolean =>
-  dir !== undefined && exists(indexFileIn(os, dir, name));
 
 /** The hook's dependencies in the context it runs in: its environment, clocks, state directory and OS. */
 export function hookDeps({ env, os, now, elapsed, stateDir: dir }: CommandContext): HookDeps {
@@ -158,9 +153,11 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
   // It names the built-in search as this agent has it, which is also what a followed redirect calls.
   const config = spec.answer === undefined ? loaded : {
     ...loaded,
-    databases: withBuiltInTool(
-      reachableDatabases(loaded.databases, deps.indexExists),
-      builtInToolName(deps.env, runningAgent(deps.env, event.agent)),
+    databases: answeringDatabases(
+      loaded.databases,
+      deps.indexExists,
+      deps.env,
+      runningAgent(deps.env, event.agent),
     ),
   };
   if (request !== undefined && !takesRequest(request, config)) return ALLOW;

@@ -1,14 +1,14 @@
 /**
  * `docsearch-hook check`: what the hook would do for a web request, computed by the same code the hook
- * runs, without reading or writing any state (it shows the first request; a retry would pass).
+ * runs (the same databases, the same decision), without reading or writing any state: it shows the first
+ * request, which a retry would pass.
  */
 import { Problem, UsageError } from "../errors.ts";
 import type { CommandContext } from "../cli/context.ts";
 import { commandConfig } from "../config/resolve.ts";
-import { builtInToolName, withBuiltInTool } from "../docs/built_in.ts";
+import { answeringDatabases, builtInIndex, indexesUnder } from "../docs/built_in.ts";
 import type { Config } from "../config/types.ts";
-import { matchRequest } from "../match/match.ts";
-import { buildDenial } from "./decide.ts";
+import { decideRedirect, type RedirectState } from "./decide.ts";
 import { clip, formatDuration, localQuery, toolCall } from "./guidance.ts";
 import type { WebToolRequest } from "./request.ts";
 
@@ -27,30 +27,44 @@ function requestFrom({ values, positionals }: CheckArgs): WebToolRequest {
   return { tool: "WebSearch", query: words, allowedDomains: values.domain ?? [], blockedDomains: [] };
 }
 
-function describeConfig(config: Config, looked: string[]): string[] {
+/** The config as read, and `answering`, the databases the hook decides with (see answeringDatabases). */
+function describeConfig(config: Config, answering: Config["databases"], looked: string[]): string[] {
   const enabled = config.databases.filter((d) => d.enabled).map((d) => d.name);
   const disabled = config.databases.filter((d) => !d.enabled).map((d) => d.name);
+  const kept = new Set(answering.map((d) => d.name));
+  const unbuilt = config.databases.filter((d) => d.enabled && !kept.has(d.name))
+    .map((d) => `${d.name} (index ${builtInIndex(d)})`);
   return [
     `Config files: ${
       config.files.length ? config.files.join(", ") : `none found (looked for ${looked.join(", ")})`
     }`,
     `Databases:    ${enabled.length} enabled${enabled.length ? ` (${enabled.join(", ")})` : ""}` +
     (disabled.length ? `, ${disabled.length} disabled (${disabled.join(", ")})` : ""),
+    ...unbuilt.length
+      ? [`Passed over:  ${unbuilt.join(", ")}: the index is not built, so the hook lets these through`]
+      : [],
   ];
 }
 
+/** A session that has seen nothing yet: every request is a first request, whose retry would pass. */
+const FIRST_REQUEST: RedirectState = { retryOrRecord: () => "recorded" };
+
 export function run(args: CheckArgs, context: CommandContext): number {
-  const { env, os, cwd, stdout: print, stderr: printError } = context;
+  const { env, os, cwd, now, stateDir, stdout: print, stderr: printError } = context;
   const request = requestFrom(args);
   const { location, config: resolved } = commandConfig(args.values.config, cwd, env, os);
-  // The built-in search named as the hook run from here would name it (the plugin's launcher runs check too).
-  const config = { ...resolved, databases: withBuiltInTool(resolved.databases, builtInToolName(env)) };
+  // The hook's databases: a built-in index that is not there is passed over, and the built-in search is named
+  // as the hook run from here would name it (the plugin's launcher runs check too).
+  const config = {
+    ...resolved,
+    databases: answeringDatabases(resolved.databases, indexesUnder(os, stateDir), env),
+  };
   for (const problem of config.problems) printError(`problem: ${problem}`);
 
-  const matches = matchRequest(request, config.databases);
-  const output = matches.length
-    ? buildDenial(request, matches, { ttlSeconds: config.escapeHatchTtlSeconds, retryWillPass: true })
-    : undefined;
+  const decision = decideRedirect(request, "check", config, { state: FIRST_REQUEST }, now());
+  const [matches, output] = decision.action === "deny"
+    ? [decision.matches, decision.output]
+    : [[], undefined];
 
   if (args.values.json) {
     if (output !== undefined) print(output);
@@ -58,7 +72,7 @@ export function run(args: CheckArgs, context: CommandContext): number {
     const subject = request.tool === "WebSearch"
       ? `WebSearch ${JSON.stringify(clip(request.query))}`
       : `WebFetch ${clip(request.url)}`;
-    const lines = [...describeConfig(config, location.paths), `Request:      ${subject}`];
+    const lines = [...describeConfig(resolved, config.databases, location.paths), `Request:      ${subject}`];
     if (output === undefined) {
       lines.push("Decision:     allow (no enabled database covers it; the hook prints nothing and exits 0)");
     } else {
