@@ -2,7 +2,9 @@
  * `docsearch-hook index add|refresh|list|remove`: documentation indexed into SQLite FTS5, one file per index
  * under the state directory. A source is a folder or file (Markdown, HTML, text) or a docs site's URL. Adding
  * again (or `refresh`) re-reads only what changed. `add` also points the user config's entry of that name at
- * the built-in MCP tool, so the redirect sends the agent to this index; `remove` takes that entry away.
+ * the built-in MCP tool, so the redirect sends the agent to this index; `remove` takes that entry away. Here
+ * the arguments are read and the outcome said: build.ts builds, index_share.ts exports and imports, and
+ * project/index_project.ts indexes a project's dependencies (`add --project`).
  */
 import { Problem, UsageError } from "../errors.ts";
 import type { CommandContext } from "../cli/context.ts";
@@ -112,11 +114,7 @@ function listIndexes(context: CommandContext): void {
     const unfinished = queued === undefined
       ? ""
       : `  (crawl interrupted, ${queued} pages queued: index refresh ${name} resumes it)`;
-    print(
-      `${name}  ${count(summary.documents, "document")}, ${count(summary.chunks, "chunk")}  ${
-        summary.root ?? ""
-      }${unfinished}`,
-    );
+    print(`${name}  ${totals(summary)}  ${summary.root ?? ""}${unfinished}`);
   }
 }
 

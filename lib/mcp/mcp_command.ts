@@ -64,7 +64,7 @@ const reply = (text: string): ToolResult => ({ content: [{ type: "text", text }]
 
 /** A failure is the agent's to read (an unknown index names the ones there are); only the unexpected is logged. */
 function answer(
-  { stderr: printError }: CommandContext,
+  { stderr }: CommandContext,
   tool: string,
   work: () => string | Promise<string>,
 ): Promise<ToolResult> {
@@ -72,7 +72,7 @@ function answer(
     if (error instanceof Problem) {
       return { ...reply(`${error.message}${error.hint ? `\nfix: ${error.hint}` : ""}`), isError: true };
     }
-    printError(`docsearch-hook mcp: ${tool}: ${error instanceof Error ? error.stack : String(error)}`);
+    stderr(`docsearch-hook mcp: ${tool}: ${error instanceof Error ? error.stack : String(error)}`);
     return {
       ...reply(`${tool} failed: ${messageOf(error)}`),
       isError: true,
