@@ -6,8 +6,6 @@
 export type Env = (name: string) => string | undefined;
 export type OS = typeof Deno.build.os;
 
-export const processEnv: Env = (name) => Deno.env.get(name);
-
 export function separator(os: OS): string {
   return os === "windows" ? "\\" : "/";
 }

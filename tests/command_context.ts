@@ -9,6 +9,9 @@ import { exists } from "./helpers.ts";
 /** 2026-11-21 10:15:00 UTC: a backup made at this time is `….bak-20261121T101500Z`. */
 export const NOW = Date.UTC(2026, 10, 21, 10, 15, 0);
 
+/** The process id a command is given: fixed, so that a temp file it names after its process is known. */
+export const PID = 4242;
+
 export interface CapturedContext extends CommandContext {
   /** What the command printed, a message per entry. */
   out: string[];
@@ -69,6 +72,7 @@ export async function machine(): Promise<Machine> {
         now: () => NOW,
         elapsed: () => 1,
         execPath: Deno.execPath(),
+        pid: PID,
         stateDir: stateDir(env, Deno.build.os),
         stdin: stdinOf(stdin),
         stdout: (text) => out.push(text),

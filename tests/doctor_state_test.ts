@@ -1,7 +1,7 @@
 /** Doctor's state check in process, where its wait for the write lock can be made short. */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { stateCheck } from "../lib/doctor/doctor_command.ts";
+import { stateCheck } from "../lib/doctor/state_check.ts";
 import { openStateDb, stateDbPath } from "../lib/state/db.ts";
 import { machine } from "./command_context.ts";
 

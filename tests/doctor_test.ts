@@ -3,7 +3,7 @@
  * merge (and broken by hand), configs resolved from text, and a fake file system of existing paths.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { formatChecks } from "../lib/doctor/doctor_command.ts";
+import { formatChecks } from "../lib/doctor/report.ts";
 import { resolveConfig } from "../lib/config/resolve.ts";
 import type { Config } from "../lib/config/types.ts";
 import {

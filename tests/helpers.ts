@@ -105,19 +105,22 @@ export interface Sandbox {
 }
 
 /**
- * A temp HOME and DOCSEARCH_HOME with nothing of the caller's environment leaking in but the way to the
- * network (NETWORK_ENV).
+ * A temp HOME and DOCSEARCH_HOME with nothing of the caller's environment (`parent`, this process's unless a
+ * test gives its own) leaking in but the way to the network (NETWORK_ENV) and PATH.
  */
-export async function sandbox(extraEnv: Record<string, string> = {}): Promise<Sandbox> {
+export async function sandbox(
+  extraEnv: Record<string, string> = {},
+  parent: (name: string) => string | undefined = (name) => Deno.env.get(name),
+): Promise<Sandbox> {
   const home = await Deno.makeTempDir({ prefix: "docsearch-test-" });
   const state = `${home}/state`;
   return {
     home,
     state,
     env: {
-      ...networkEnv((name) => Deno.env.get(name)),
+      ...networkEnv(parent),
       HOME: home,
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      PATH: parent("PATH") ?? "/usr/bin:/bin",
       DENO_DIR: await denoDir(),
       DOCSEARCH_HOME: state,
       NO_COLOR: "1",

@@ -2,6 +2,7 @@
 import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { run } from "../lib/docs/index_command.ts";
+import { machine } from "./command_context.ts";
 
 /** The files this process has open under `dir` (Linux shows them in /proc). */
 const openUnder = (dir: string) =>
@@ -17,21 +18,13 @@ Deno.test({
   name: "index refresh closes the index when reading it fails",
   ignore: Deno.build.os !== "linux",
   fn: async () => {
-    const dir = await Deno.realPath(await Deno.makeTempDir());
-    const previous = Deno.env.get("DOCSEARCH_HOME");
-    Deno.env.set("DOCSEARCH_HOME", dir);
-    try {
-      await Deno.mkdir(`${dir}/indexes`);
-      // A SQLite file whose meta table is not an index's: it opens, and reading what it was built from fails.
-      const odd = new DatabaseSync(`${dir}/indexes/odd.db`);
-      odd.exec("CREATE TABLE meta (key TEXT PRIMARY KEY)");
-      odd.close();
-      await rejects(run({ positionals: ["refresh", "odd"], values: {} }), /no such column: value/);
-      assertEquals(openUnder(dir), []);
-    } finally {
-      if (previous === undefined) Deno.env.delete("DOCSEARCH_HOME");
-      else Deno.env.set("DOCSEARCH_HOME", previous);
-      await Deno.remove(dir, { recursive: true });
-    }
+    await using m = await machine();
+    await Deno.mkdir(`${m.state}/indexes`, { recursive: true });
+    // A SQLite file whose meta table is not an index's: it opens, and reading what it was built from fails.
+    const odd = new DatabaseSync(`${m.state}/indexes/odd.db`);
+    odd.exec("CREATE TABLE meta (key TEXT PRIMARY KEY)");
+    odd.close();
+    await rejects(run({ positionals: ["refresh", "odd"], values: {} }, m.context()), /no such column: value/);
+    assertEquals(openUnder(m.state), []);
   },
 });

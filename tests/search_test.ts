@@ -9,6 +9,7 @@ import { chunkDocument, onePerPage } from "../lib/docs/sources.ts";
 import { DocsIndex } from "../lib/docs/store.ts";
 import { indexFile } from "../lib/docs/indexes.ts";
 import { firstSentence, frontMatter, pageSummary, SUMMARY_CHARS } from "../lib/docs/summary.ts";
+import { machine } from "./command_context.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -148,54 +149,47 @@ Deno.test("fuseRankings: pages several phrasings find rise; each page once, show
 });
 
 Deno.test("searchIndexes: one result per page; a passage another result already shows is passed over; phrasings fuse", async () => {
-  const home = await Deno.makeTempDir();
-  const saved = Deno.env.get("DOCSEARCH_HOME");
-  Deno.env.set("DOCSEARCH_HOME", home);
-  try {
-    await Deno.mkdir(`${home}/indexes`);
-    const index = DocsIndex.open(indexFile("py"));
-    const put = (source: string, title: string, texts: string[], summary = "") =>
-      index.put(source, {
-        title,
-        summary,
-        stamp: { size: 1, version: "1" },
-        chunks: texts.map((text, i) => ({ title, trail: [`Part ${i}`], text })),
-        digest: source,
-      });
-    put("/gzip.html", "gzip — Support for gzip files", [
-      "Open a gzip file for reading.",
-      "Read a gzip file line by line.",
-    ]);
-    put("/tarfile.html", "tarfile — Read and write tar archive files", [
-      "A tar file can be gzip compressed.",
-    ]);
-    // A single-page edition: the module pages' passages again, under another title.
-    put("/all.html", "The Python Standard Library", [
-      "Open a gzip file for reading.",
-      "Read a gzip file line by line.",
-    ]);
-    put("/atexit.html", "atexit — Exit handlers", [
-      "Functions registered are run at normal interpreter termination.",
-    ], "Register cleanup functions to run when the program exits.");
-    index.close();
+  await using m = await machine();
+  const ctx = m.context();
+  await Deno.mkdir(`${m.state}/indexes`, { recursive: true });
+  const index = DocsIndex.open(indexFile(ctx, "py"));
+  const put = (source: string, title: string, texts: string[], summary = "") =>
+    index.put(source, {
+      title,
+      summary,
+      stamp: { size: 1, version: "1" },
+      chunks: texts.map((text, i) => ({ title, trail: [`Part ${i}`], text })),
+      digest: source,
+    });
+  put("/gzip.html", "gzip — Support for gzip files", [
+    "Open a gzip file for reading.",
+    "Read a gzip file line by line.",
+  ]);
+  put("/tarfile.html", "tarfile — Read and write tar archive files", [
+    "A tar file can be gzip compressed.",
+  ]);
+  // A single-page edition: the module pages' passages again, under another title.
+  put("/all.html", "The Python Standard Library", [
+    "Open a gzip file for reading.",
+    "Read a gzip file line by line.",
+  ]);
+  put("/atexit.html", "atexit — Exit handlers", [
+    "Functions registered are run at normal interpreter termination.",
+  ], "Register cleanup functions to run when the program exits.");
+  index.close();
 
-    const pages = searchIndexes(["py"], "gzip file", 10).map((r) => r.source);
-    assertEquals(pages, [...new Set(pages)], "each page once");
-    assertEquals(pages[0], "/gzip.html");
-    ok(!pages.includes("/all.html"), `the edition repeats the module's passages only: ${pages}`);
-    // The summary answers for the page: no passage says "cleanup" or "exits".
-    assertEquals(
-      searchIndexes(["py"], "run cleanup code when my program exits", 3)[0].source,
-      "/atexit.html",
-    );
-    const fused = searchPhrasings(["py"], ["cleanup when the program exits", "tar archive"], 5).map((r) =>
-      r.source
-    );
-    ok(fused.includes("/atexit.html") && fused.includes("/tarfile.html"), String(fused));
-    assertEquals(searchPhrasings(["py"], ["gzip file"], 10).map((r) => r.source), pages);
-  } finally {
-    if (saved === undefined) Deno.env.delete("DOCSEARCH_HOME");
-    else Deno.env.set("DOCSEARCH_HOME", saved);
-    await Deno.remove(home, { recursive: true });
-  }
+  const pages = searchIndexes(ctx, ["py"], "gzip file", 10).map((r) => r.source);
+  assertEquals(pages, [...new Set(pages)], "each page once");
+  assertEquals(pages[0], "/gzip.html");
+  ok(!pages.includes("/all.html"), `the edition repeats the module's passages only: ${pages}`);
+  // The summary answers for the page: no passage says "cleanup" or "exits".
+  assertEquals(
+    searchIndexes(ctx, ["py"], "run cleanup code when my program exits", 3)[0].source,
+    "/atexit.html",
+  );
+  const fused = searchPhrasings(ctx, ["py"], ["cleanup when the program exits", "tar archive"], 5).map((r) =>
+    r.source
+  );
+  ok(fused.includes("/atexit.html") && fused.includes("/tarfile.html"), String(fused));
+  assertEquals(searchPhrasings(ctx, ["py"], ["gzip file"], 10).map((r) => r.source), pages);
 });

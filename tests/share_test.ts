@@ -75,7 +75,7 @@ Deno.test("sweepStaged: what killed imports left is removed after a day, a runni
     for (const name of ["docs.123.import", "docs.123.import-wal", "other.sqlite"]) {
       await Deno.utime(`${dir}/${name}`, old, old);
     }
-    sweepStaged(dir, now);
+    sweepStaged(dir, now, Deno.build.os);
     assertEquals((await listDir(dir)).sort(), ["docs.456.import", "other.sqlite"]);
   });
 });

@@ -168,7 +168,7 @@ const COMMANDS = {
       },
       config: configOption,
     },
-    run: async (args) => (await import("../docs/index_command.ts")).run(args),
+    run: async (args, context) => (await import("../docs/index_command.ts")).run(args, context),
   }),
   search: command({
     summary: "search the local indexes: ranked passages with their page, headings and a snippet",
@@ -177,13 +177,13 @@ const COMMANDS = {
       limit: { type: "string", value: "N", description: "how many passages (default 5, at most 100)" },
       json: { type: "boolean", description: "print the results as JSON" },
     },
-    run: async (args) => (await import("../docs/search_command.ts")).run(args),
+    run: async (args, context) => (await import("../docs/search_command.ts")).run(args, context),
   }),
   mcp: command({
     summary: "serve the local indexes to the agent over MCP (stdio): tools search and list_indexes",
     usage: "docsearch-hook mcp",
     options: {},
-    run: async () => (await import("../mcp/mcp_command.ts")).run(),
+    run: async (_, context) => (await import("../mcp/mcp_command.ts")).run(context),
   }),
   log: command({
     summary: "the latest observations the hook recorded",

@@ -17,6 +17,8 @@ export interface CommandContext {
   elapsed: () => number;
   /** The program running this one: deno, or the compiled docsearch-hook. */
   execPath: string;
+  /** This process's id: what sets its temp files apart from another process's doing the same. */
+  pid: number;
   /** Where the state and the indexes live (DOCSEARCH_HOME, else under HOME); undefined when neither is set. */
   stateDir: string | undefined;
   /** The command's input (the hook's event, the MCP server's messages). */
@@ -47,6 +49,7 @@ export function processContext(): CommandContext {
     now: Date.now,
     elapsed: () => performance.now(),
     execPath: Deno.execPath(),
+    pid: Deno.pid,
     stateDir: stateDir(env, os),
     stdin: Deno.stdin,
     stdout: print,

@@ -4,13 +4,12 @@
  * with a backup first.
  */
 import { Problem, UsageError } from "../errors.ts";
-import { print } from "../cli/io.ts";
+import type { CommandContext } from "../cli/context.ts";
 import { userConfigPath } from "../config/layers.ts";
 import { type EntryChange, withIndexEntry } from "./config_entry.ts";
 import { indexFile } from "./indexes.ts";
 import { applySettings, planSettings } from "../install/json_file.ts";
 import type { Settings } from "../install/settings.ts";
-import { processEnv } from "../paths.ts";
 
 /** The options of `index` these read. */
 export interface ConfigValues {
@@ -21,7 +20,6 @@ export interface ConfigValues {
   config?: string;
 }
 
-const os = Deno.build.os;
 export const isUrl = (source: string): boolean => /^https?:\/\//i.test(source);
 
 /** "a, b,c" → ["a", "b", "c"]; an option given but empty is a mistake, not "none". */
@@ -33,23 +31,28 @@ export function list(option: string, value: string | undefined): string[] | unde
 }
 
 /** The config file `index add` and `remove` edit: `--config`, DOCSEARCH_CONFIG, else the user's. */
-export function configFile(values: ConfigValues): string {
-  const path = values.config ?? (processEnv("DOCSEARCH_CONFIG") || userConfigPath(processEnv, os));
+export function configFile(values: ConfigValues, { env, os }: Pick<CommandContext, "env" | "os">): string {
+  const path = values.config ?? (env("DOCSEARCH_CONFIG") || userConfigPath(env, os));
   if (path === undefined) throw new Problem("HOME is not set", "pass --config PATH");
   return path;
 }
 
 /**
- * Rewrites the config through `change`, keeping its layout, after a backup. A config that cannot be read or
- * rewritten exactly is left alone, and the message says the index itself is built.
+ * Rewrites the config through `change`, keeping its layout, after a backup (named for the time `now` says).
+ * A config that cannot be read or rewritten exactly is left alone, and the message says the index itself is
+ * built.
  */
-export function editConfig(path: string, change: (config: Settings) => EntryChange): EntryChange {
+export function editConfig(
+  path: string,
+  change: (config: Settings) => EntryChange,
+  now: () => number,
+): EntryChange {
   try {
     const plan = planSettings(path, (config) => {
       const result = change(config);
       return { ...result, settings: result.config, changed: result.change !== "unchanged" };
     });
-    if (plan.merge.changed) applySettings(plan, Date.now);
+    if (plan.merge.changed) applySettings(plan, now);
     return plan.merge;
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
@@ -65,22 +68,28 @@ export function editConfig(path: string, change: (config: Settings) => EntryChan
  * given, unless `trustSource` is false: the source an imported file names is its author's word, and a domain
  * there would deny fetches of that host.
  */
-export function updateConfig(name: string, source: string, values: ConfigValues, trustSource = true): void {
+export function updateConfig(
+  context: CommandContext,
+  name: string,
+  source: string,
+  values: ConfigValues,
+  trustSource = true,
+): void {
   if (values["no-config"]) return;
-  const path = configFile(values);
+  const path = configFile(values, context);
 
   const result = editConfig(path, (config) =>
     withIndexEntry(config, {
       name,
-      path: indexFile(name),
+      path: indexFile(context, name),
       source,
       keywords: list("keywords", values.keywords),
       domains: list("domains", values.domains),
       defaultDomains: trustSource && isUrl(source) ? [new URL(source).hostname] : undefined,
       description: values.description,
-    }));
+    }), context.now);
   if (result.change === "unchanged") return;
-  print(
+  context.stdout(
     `${result.change === "added" ? "Added" : "Updated"} the database "${name}" in ${path}: web searches ` +
       `about it now go to mcp__docsearch__search${
         result.replacedTool ? ` (it named ${result.replacedTool} before)` : ""

@@ -6,30 +6,35 @@
  */
 import { messageOf, Problem, UsageError } from "../errors.ts";
 import { concatBytes } from "../bytes.ts";
-import { count, print } from "../cli/io.ts";
+import type { CommandContext } from "../cli/context.ts";
+import { count } from "../cli/io.ts";
 import { checkIndexName, indexesDir, indexFile } from "./indexes.ts";
 import { ImportRefusedError, packIndex, sha256Hex, unpackIndex } from "./share.ts";
 import { DocsIndex } from "./store.ts";
 import { exists } from "../files.ts";
-import { join, resolvePath } from "../paths.ts";
+import { join, type OS, resolvePath } from "../paths.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 import { VERSION } from "../version.ts";
 import { type ConfigValues, isUrl, list, updateConfig } from "./index_config.ts";
-
-const os = Deno.build.os;
 
 /** An export is an index: hundreds of MB at most for the largest manuals; more is not one of ours. */
 const MAX_IMPORT_BYTES = 2 * 1024 * 1024 * 1024;
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-export async function exportIndex(name: string, target: string | undefined): Promise<void> {
+export async function exportIndex(
+  context: CommandContext,
+  name: string,
+  target: string | undefined,
+): Promise<void> {
   if (target === undefined) throw new UsageError("docsearch-hook index export <name> <file>");
-  const file = resolvePath(Deno.cwd(), target, os);
-  if (!exists(indexFile(name))) throw new Problem(`there is no index ${name}`, "docsearch-hook index list");
-  const index = DocsIndex.open(indexFile(name));
+  const file = resolvePath(context.cwd, target, context.os);
+  if (!exists(indexFile(context, name))) {
+    throw new Problem(`there is no index ${name}`, "docsearch-hook index list");
+  }
+  const index = DocsIndex.open(indexFile(context, name));
   // VACUUM INTO writes a compact copy as of one moment, whatever writes the index meanwhile.
-  const snapshot = `${file}.${Deno.pid}.tmp`;
+  const snapshot = `${file}.${context.pid}.tmp`;
   let packed: Uint8Array;
   try {
     if (index.isOutdated) {
@@ -52,7 +57,7 @@ export async function exportIndex(name: string, target: string | undefined): Pro
     await Deno.remove(snapshot).catch(() => {});
   }
   // Written aside and renamed, so a reader never sees half a file.
-  const partial = `${file}.${Deno.pid}.partial`;
+  const partial = `${file}.${context.pid}.partial`;
   try {
     await Deno.writeFile(partial, packed);
     await Deno.rename(partial, file);
@@ -61,16 +66,22 @@ export async function exportIndex(name: string, target: string | undefined): Pro
     throw new Problem(`cannot write ${file}: ${messageOf(error)}`);
   }
   const sha256 = await sha256Hex(packed);
-  print(
+  context.stdout(
     `Exported the index ${name} to ${file} (${megabytes(packed.length)}), sha256 ${sha256}.\n` +
       `Import it elsewhere with: docsearch-hook index import ${file} --sha256 ${sha256}`,
   );
 }
 
-/** The export's bytes from a file or an http(s) URL, refused past the size cap before it is all read. */
-async function fetchExport(source: string): Promise<Uint8Array> {
+/**
+ * The export's bytes from a file (relative to `cwd`) or an http(s) URL, refused past the size cap before it is
+ * all read.
+ */
+async function fetchExport(
+  source: string,
+  { cwd, os }: Pick<CommandContext, "cwd" | "os">,
+): Promise<Uint8Array> {
   if (!isUrl(source)) {
-    const path = resolvePath(Deno.cwd(), source, os);
+    const path = resolvePath(cwd, source, os);
     let size: number;
     try {
       const info = await Deno.stat(path);
@@ -110,7 +121,11 @@ export interface ImportValues extends ConfigValues {
   name?: string;
 }
 
-export async function importIndex(source: string | undefined, values: ImportValues): Promise<void> {
+export async function importIndex(
+  context: CommandContext,
+  source: string | undefined,
+  values: ImportValues,
+): Promise<void> {
   if (source === undefined) {
     throw new UsageError("docsearch-hook index import <file|URL> [--sha256 HEX] [--name NAME]");
   }
@@ -121,10 +136,10 @@ export async function importIndex(source: string | undefined, values: ImportValu
   // Everything that can be checked before the download is: a typo costs nothing, and installs nothing.
   list("keywords", values.keywords);
   list("domains", values.domains);
-  if (values.name !== undefined && exists(indexFile(checkIndexName(values.name)))) {
+  if (values.name !== undefined && exists(indexFile(context, checkIndexName(values.name)))) {
     throw alreadyThere(values.name);
   }
-  const file = await fetchExport(source);
+  const file = await fetchExport(source, context);
   const refused = (why: string) =>
     new Problem(`${source} was not imported: ${why}`, "get the file again from where it was published");
   if (expected !== undefined) {
@@ -140,17 +155,18 @@ export async function importIndex(source: string | undefined, values: ImportValu
   }
   const { header, index } = unpacked;
   const name = checkIndexName(values.name ?? header.name);
-  if (exists(indexFile(name))) throw alreadyThere(name);
-  ensurePrivateDir(indexesDir());
-  sweepStaged(indexesDir(), Date.now());
+  const target = indexFile(context, name);
+  if (exists(target)) throw alreadyThere(name);
+  ensurePrivateDir(indexesDir(context));
+  sweepStaged(indexesDir(context), context.now(), context.os);
   // Checked where it will live, then linked into place: no half-written or unchecked index is ever searched,
   // and a link, unlike a rename, fails when another import put an index of that name there meanwhile.
-  const staged = `${indexFile(name)}.${Deno.pid}.import`;
+  const staged = `${target}.${context.pid}.import`;
   try {
     await Deno.writeFile(staged, index, { mode: 0o600 });
     checkStaged(staged, header.documents, header.chunks, refused);
     try {
-      await Deno.link(staged, indexFile(name));
+      await Deno.link(staged, target);
     } catch (error) {
       if (error instanceof Deno.errors.AlreadyExists) throw alreadyThere(name);
       throw error;
@@ -158,11 +174,11 @@ export async function importIndex(source: string | undefined, values: ImportValu
   } finally {
     for (const suffix of ["", "-wal", "-shm"]) await Deno.remove(staged + suffix).catch(() => {});
   }
-  print(
+  context.stdout(
     `Imported the index ${name} from ${source}: ${count(header.documents, "document")}, ` +
       `${count(header.chunks, "chunk")}${header.source ? `, built from ${header.source}` : ""}.`,
   );
-  updateConfig(name, header.source ?? source, values, false);
+  updateConfig(context, name, header.source ?? source, values, false);
 }
 
 /** An import takes minutes at most; a staged file this old was left by one that was killed. */
@@ -172,7 +188,7 @@ const STALE_STAGED_MS = 24 * 60 * 60 * 1000;
  * Removes what killed imports left in `dir` (a staged copy can be as large as the index), never what a running
  * one is checking: only files older than a day.
  */
-export function sweepStaged(dir: string, now: number): void {
+export function sweepStaged(dir: string, now: number, os: OS): void {
   for (const entry of Deno.readDirSync(dir)) {
     if (!entry.isFile || !/\.\d+\.import(-wal|-shm)?$/.test(entry.name)) continue;
     const path = join(os, dir, entry.name);

@@ -2,25 +2,38 @@
  * Where the documentation indexes live and what they are called: one SQLite file per index, `<name>.db` in
  * `indexes/` under the state directory, so removing an index is removing its file.
  */
+import type { CommandContext } from "../cli/context.ts";
 import { InvalidInputError, messageOf, Problem } from "../errors.ts";
-import { processEnv, stateDir } from "../paths.ts";
 import { indexesIn, indexFileIn } from "./built_in.ts";
 import { DocsIndex } from "./store.ts";
 
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const os = Deno.build.os;
+/** Where the indexes are: under the state directory of the context a command runs in. */
+export type IndexHome = Pick<CommandContext, "os" | "stateDir">;
 
-function requiredStateDir(): string {
-  const dir = stateDir(processEnv, os);
-  if (dir === undefined) {
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+function requiredStateDir({ stateDir }: IndexHome): string {
+  if (stateDir === undefined) {
     throw new Problem("neither DOCSEARCH_HOME nor HOME is set", "set DOCSEARCH_HOME");
   }
-  return dir;
+  return stateDir;
 }
 
-export const indexesDir = (): string => indexesIn(os, requiredStateDir());
+export const indexesDir = (home: IndexHome): string => indexesIn(home.os, requiredStateDir(home));
 
-export const indexFile = (name: string): string => indexFileIn(os, requiredStateDir(), name);
+export const indexFile = (home: IndexHome, name: string): string =>
+  indexFileIn(home.os, requiredStateDir(home), name);
+
+/** The index file and SQLite's companions; what is already gone is fine. */
+export function deleteIndexFiles(home: IndexHome, name: string): void {
+  for (const suffix of ["", "-wal", "-shm"]) {
+    try {
+      Deno.removeSync(indexFile(home, name) + suffix);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+}
 
 /** The name as given, when it can name an index file on every OS. */
 export function checkIndexName(name: string | undefined): string {
@@ -39,9 +52,9 @@ export function checkIndexName(name: string | undefined): string {
 }
 
 /** The index names there are, sorted. */
-export function indexNames(): string[] {
+export function indexNames(home: IndexHome): string[] {
   try {
-    return [...Deno.readDirSync(indexesDir())]
+    return [...Deno.readDirSync(indexesDir(home))]
       .filter((entry) => entry.isFile && entry.name.endsWith(".db"))
       .map((entry) => entry.name.slice(0, -3))
       .sort();
@@ -64,11 +77,11 @@ export type IndexSummary =
   }
   | { name: string; problem: string };
 
-export function indexSummaries(): IndexSummary[] {
-  return indexNames().map((name) => {
+export function indexSummaries(home: IndexHome): IndexSummary[] {
+  return indexNames(home).map((name) => {
     let index: DocsIndex;
     try {
-      index = DocsIndex.open(indexFile(name));
+      index = DocsIndex.open(indexFile(home, name));
     } catch (error) {
       return { name, problem: messageOf(error) };
     }

@@ -4,7 +4,7 @@
  * its headings.
  */
 import { messageOf, Problem } from "../errors.ts";
-import { indexFile, indexNames } from "./indexes.ts";
+import { indexFile, type IndexHome, indexNames } from "./indexes.ts";
 import { anyOf, quoted, termExpressions } from "./query.ts";
 import { DocsIndex, type Hit } from "./store.ts";
 
@@ -13,8 +13,8 @@ export interface Result extends Hit {
 }
 
 /** The indexes `target` names ("all" or one name); an unknown name fails with the names there are. */
-export function targetIndexes(target: string): string[] {
-  const names = indexNames();
+export function targetIndexes(home: IndexHome, target: string): string[] {
+  const names = indexNames(home);
   if (target === "all") return names;
   if (!names.includes(target)) {
     throw new Problem(
@@ -40,13 +40,17 @@ const HEADINGS_BOOST = 0.5;
 export type SkippedIndex = (problem: string, fix: string) => void;
 
 /** The indexes that open; one that does not is the error when asked for alone, else named and skipped. */
-function openIndexes(names: readonly string[], skipped: SkippedIndex): Map<string, DocsIndex> {
+function openIndexes(
+  home: IndexHome,
+  names: readonly string[],
+  skipped: SkippedIndex,
+): Map<string, DocsIndex> {
   const open = new Map<string, DocsIndex>();
   for (const name of names) {
     let problem: string;
     let fix = `docsearch-hook index remove ${name}, then index add it again`;
     try {
-      const index = DocsIndex.open(indexFile(name));
+      const index = DocsIndex.open(indexFile(home, name));
       if (!index.isOutdated) {
         open.set(name, index);
         continue;
@@ -71,12 +75,13 @@ function openIndexes(names: readonly string[], skipped: SkippedIndex): Map<strin
  * edition of the manual repeating a module's page) is passed over.
  */
 export function searchIndexes(
+  home: IndexHome,
   names: readonly string[],
   query: string,
   limit: number,
   skipped: SkippedIndex = () => {},
 ): Result[] {
-  const indexes = openIndexes(names, skipped);
+  const indexes = openIndexes(home, names, skipped);
   try {
     const ranked: Result[] = [];
     /** Per index, the expression its candidates were found with: the snippets mark what it matches. */
@@ -152,12 +157,13 @@ export function fuseRankings(lists: readonly (readonly Result[])[], limit: numbe
 
 /** Each phrasing searched, the rankings fused (`fuseRankings`); one phrasing is a plain search. */
 export function searchPhrasings(
+  home: IndexHome,
   names: readonly string[],
   queries: readonly string[],
   limit: number,
   skipped: SkippedIndex = () => {},
 ): Result[] {
-  if (queries.length === 1) return searchIndexes(names, queries[0], limit, skipped);
+  if (queries.length === 1) return searchIndexes(home, names, queries[0], limit, skipped);
   // Deeper lists than shown: a page second in every phrasing's list must be able to rise to the top.
   const depth = Math.max(limit, 10);
   const told = new Set<string>();
@@ -165,7 +171,7 @@ export function searchPhrasings(
     if (!told.has(problem)) skipped(problem, fix);
     told.add(problem);
   };
-  return fuseRankings(queries.map((query) => searchIndexes(names, query, depth, once)), limit);
+  return fuseRankings(queries.map((query) => searchIndexes(home, names, query, depth, once)), limit);
 }
 
 /** Results as numbered text with where each comes from: what a person or an agent reads and quotes. */

@@ -3,7 +3,7 @@
  * from.
  */
 import { UsageError } from "../errors.ts";
-import { print, printError } from "../cli/io.ts";
+import type { CommandContext } from "../cli/context.ts";
 import { formatResults, searchIndexes, targetIndexes } from "./search.ts";
 
 export interface SearchArgs {
@@ -11,7 +11,8 @@ export interface SearchArgs {
   values: { limit?: string; json?: boolean };
 }
 
-export function run({ positionals, values }: SearchArgs): number {
+export function run({ positionals, values }: SearchArgs, context: CommandContext): number {
+  const { stdout: print, stderr: printError } = context;
   const [target, ...words] = positionals;
   const query = words.join(" ");
   if (target === undefined || query.trim() === "") {
@@ -22,7 +23,8 @@ export function run({ positionals, values }: SearchArgs): number {
     throw new UsageError(`--limit must be a whole number from 1 to 100, not "${values.limit}"`);
   }
   const results = searchIndexes(
-    targetIndexes(target),
+    context,
+    targetIndexes(context, target),
     query,
     limit,
     (problem, fix) => printError(`docsearch-hook search: ${problem} (skipped; fix: ${fix})`),

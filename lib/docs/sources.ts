@@ -3,7 +3,7 @@
  * documentation (binary files, files over the size limit) is skipped and said so, never indexed as garbage.
  */
 import { hash53 } from "../hash.ts";
-import { baseName, join } from "../paths.ts";
+import { baseName, join, type OS } from "../paths.ts";
 import { type Chunk, chunkMarkdown, chunkPlainText } from "./chunk.ts";
 import { decodeHtml, readHtml } from "./html.ts";
 import { frontMatter, pageSummary } from "./summary.ts";
@@ -41,8 +41,7 @@ export function onePerPage<T extends { path: string }>(files: readonly T[]): T[]
 }
 
 /** Every documentation file under `root` (or `root` itself), sorted, with its size and mtime. */
-export function documentationFiles(root: string): { path: string; size: number; mtime: number }[] {
-  const os = Deno.build.os;
+export function documentationFiles(root: string, os: OS): { path: string; size: number; mtime: number }[] {
   const stat = Deno.statSync(root);
   const stamp = (path: string, info: Deno.FileInfo) => ({
     path,

@@ -4,7 +4,6 @@
  */
 import type { Config } from "../config/types.ts";
 import { builtInIndex, indexFileIn, NEXT_STEP } from "../docs/built_in.ts";
-import type { OS } from "../paths.ts";
 import {
   AGENT_NAMES,
   COMMENTED,
@@ -19,6 +18,9 @@ import {
 import { agentToolName, DIALECTS } from "../protocol/agents.ts";
 import { type Agent, BACKGROUND_HOOKS, type Registration, registrationsFor } from "../protocol/events.ts";
 import type { EnabledPlugin } from "../install/plugin.ts";
+import type { Env, OS } from "../paths.ts";
+import { killSwitchOn } from "../switches/switches.ts";
+import { VERSION } from "../version.ts";
 
 export type Status = "ok" | "warn" | "fail";
 
@@ -42,6 +44,43 @@ export interface FileFacts {
   exists(path: string): boolean;
   /** Whether two paths name the same file (after symlinks). */
   same(a: string, b: string): boolean;
+}
+
+// ---- the program ---------------------------------------------------------------------------------------
+
+/** What runs this docsearch-hook: the built artifact or the source, and by which deno. */
+export interface Runtime {
+  built: boolean;
+  deno: string;
+}
+
+/** `self` is the command that runs this docsearch-hook (install/self.ts). */
+export function binaryCheck(self: readonly string[], runtime: Runtime, files: FileFacts): Check {
+  const name = "binary";
+  if (self.length > 1) {
+    const script = self[self.length - 1];
+    return ok(
+      name,
+      `docsearch-hook ${VERSION}, run from ${
+        runtime.built ? "the built artifact" : "source"
+      } (${script}) by deno ${runtime.deno}`,
+    );
+  }
+  return files.exists(self[0]) ? ok(name, `docsearch-hook ${VERSION} (${self[0]})`) : fail(
+    name,
+    `DOCSEARCH_HOOK_SELF names ${self[0]}, which does not exist`,
+    "unset DOCSEARCH_HOOK_SELF, or point it at the launcher that runs docsearch-hook",
+  );
+}
+
+export function killSwitchCheck(env: Env): Check {
+  return killSwitchOn(env)
+    ? warn(
+      "kill switch",
+      "DOCSEARCH_HOOK_DISABLED is set in this shell: where the agent has it too, every hook event is a silent allow",
+      "unset DOCSEARCH_HOOK_DISABLED (and remove it from the agent's env settings)",
+    )
+    : ok("kill switch", "DOCSEARCH_HOOK_DISABLED is not set");
 }
 
 // ---- registration ----------------------------------------------------------------------------------------
@@ -446,6 +485,18 @@ export interface McpServer {
   name: string;
   source: string;
 }
+
+/** A file an agent reads its MCP servers from that cannot be read, and why. */
+export interface UnreadableFile {
+  path: string;
+  problem: string;
+}
+
+/** A file Claude Code cannot parse holds no servers for it: said as such, not as "not configured". */
+export const unreadableMcpFileChecks = (files: readonly UnreadableFile[]): Check[] =>
+  files.map(({ path, problem }) =>
+    warn("MCP servers", problem, `fix ${path}: Claude Code reads its MCP servers from it`)
+  );
 
 /** Whether `tool` is one of the server's, as any agent names them (`mcp__<server>__…`, `mcp_<server>_…`). */
 const isToolOf = (tool: string, server: string) =>

@@ -1,28 +1,25 @@
 /**
  * `docsearch-hook mcp`: the local documentation indexes served to the agent over MCP on stdio, with the tools
  * `search` and `list_indexes`. stdout is the protocol, so nothing else may write there: problems go to
- * stderr, and a tool's failure goes back to the agent as its result. Runs until the agent closes stdin.
+ * stderr, and a tool's failure goes back to the agent as its result. Runs until the agent closes stdin and
+ * every request read before that is answered.
  */
-import process from "node:process";
 // The SDK's `./*` export maps `server/mcp.js` to types at `server/mcp.js.d.ts`, which do not exist: without
 // these the type checker would see `any`.
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
 import { messageOf, Problem } from "../errors.ts";
-import { count, printError } from "../cli/io.ts";
+import type { CommandContext } from "../cli/context.ts";
+import { count } from "../cli/io.ts";
 import { configLocation } from "../config/layers.ts";
 import { loadConfig } from "../config/load.ts";
 import type { Database } from "../config/types.ts";
 import { indexNames, indexSummaries } from "../docs/indexes.ts";
 import { formatResults, searchPhrasings, targetIndexes } from "../docs/search.ts";
-import { processEnv, stateDir } from "../paths.ts";
 import { SERVER_NAME } from "../docs/built_in.ts";
 import { VERSION } from "../version.ts";
-
-const os = Deno.build.os;
+import { LineTransport } from "./transport.ts";
 
 /** The agent reads these to decide when to call the tools: what the docs are and that they beat the web. */
 const INSTRUCTIONS = "Local, version-correct documentation indexed on this machine by docsearch-hook. " +
@@ -66,12 +63,16 @@ interface ToolResult {
 const reply = (text: string): ToolResult => ({ content: [{ type: "text", text }] });
 
 /** A failure is the agent's to read (an unknown index names the ones there are); only the unexpected is logged. */
-function answer(tool: string, work: () => string | Promise<string>): Promise<ToolResult> {
+function answer(
+  { stderr }: CommandContext,
+  tool: string,
+  work: () => string | Promise<string>,
+): Promise<ToolResult> {
   return Promise.resolve().then(work).then(reply, (error: unknown) => {
     if (error instanceof Problem) {
       return { ...reply(`${error.message}${error.hint ? `\nfix: ${error.hint}` : ""}`), isError: true };
     }
-    printError(`docsearch-hook mcp: ${tool}: ${error instanceof Error ? error.stack : String(error)}`);
+    stderr(`docsearch-hook mcp: ${tool}: ${error instanceof Error ? error.stack : String(error)}`);
     return {
       ...reply(`${tool} failed: ${messageOf(error)}`),
       isError: true,
@@ -79,21 +80,27 @@ function answer(tool: string, work: () => string | Promise<string>): Promise<Too
   });
 }
 
-function search(target: string, phrasings: string | string[], limit: number): string {
+function search(
+  context: CommandContext,
+  target: string,
+  phrasings: string | string[],
+  limit: number,
+): string {
   const queries = typeof phrasings === "string" ? [phrasings] : phrasings;
   const query = queries.join('" or "');
   const results = searchPhrasings(
-    targetIndexes(target),
+    context,
+    targetIndexes(context, target),
     queries,
     limit,
-    (problem, fix) => printError(`docsearch-hook mcp: ${problem} (skipped; fix: ${fix})`),
+    (problem, fix) => context.stderr(`docsearch-hook mcp: ${problem} (skipped; fix: ${fix})`),
   );
   if (results.length > 0) {
     return `${count(results.length, "passage")} from the local docs for "${query}", best first ` +
       `(index: ${target}). Each gives its page › headings (index), then its source, then a snippet.\n\n` +
       formatResults(results);
   }
-  const names = indexNames();
+  const names = indexNames(context);
   if (names.length === 0) return NO_INDEXES;
   return `Nothing in ${target === "all" ? "the local indexes" : `the index ${target}`} matches "${query}". ` +
     `The indexes there are: ${names.join(", ")}. Try other words, another index, or "all".`;
@@ -103,26 +110,27 @@ function search(target: string, phrasings: string | string[], limit: number): st
  * The config's databases served by this server, by index: their descriptions and keywords say what an index
  * covers better than its name does. The config is a nicety here, so a config that cannot be read is none.
  */
-async function databasesByIndex(): Promise<Map<string, Database[]>> {
+async function databasesByIndex(context: CommandContext): Promise<Map<string, Database[]>> {
+  const { env, os, cwd, stateDir } = context;
   const byIndex = new Map<string, Database[]>();
   try {
-    const location = configLocation(undefined, processEnv, os, Deno.cwd());
-    const config = await loadConfig(location, stateDir(processEnv, os), os, Date.now());
+    const location = configLocation(undefined, env, os, cwd);
+    const config = await loadConfig(location, stateDir, os, context.now());
     for (const database of config.databases) {
       if (!database.enabled || !database.mcpToolName.startsWith(`mcp__${SERVER_NAME}__`)) continue;
       const index = database.indexName ?? database.name;
       byIndex.set(index, [...byIndex.get(index) ?? [], database]);
     }
   } catch (error) {
-    printError(`docsearch-hook mcp: the config was not read: ${messageOf(error)}`);
+    context.stderr(`docsearch-hook mcp: the config was not read: ${messageOf(error)}`);
   }
   return byIndex;
 }
 
-async function listIndexes(): Promise<string> {
-  const summaries = indexSummaries();
+async function listIndexes(context: CommandContext): Promise<string> {
+  const summaries = indexSummaries(context);
   if (summaries.length === 0) return NO_INDEXES;
-  const databases = await databasesByIndex();
+  const databases = await databasesByIndex(context);
   const lines = summaries.map((summary) => {
     if ("problem" in summary) return `- ${summary.name}: cannot be read (${summary.problem})`;
     const about = (databases.get(summary.name) ?? []).flatMap((database) => [
@@ -140,27 +148,24 @@ async function listIndexes(): Promise<string> {
     `(search one with search {"index": "<name>", "query": "…"}, or all with "all"):\n${lines.join("\n")}`;
 }
 
-export async function run(): Promise<number> {
+/** Serves the context's indexes on its stdin and stdout until the input ends and all it asked is answered. */
+export async function run(context: CommandContext): Promise<number> {
   const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: INSTRUCTIONS });
   server.registerTool("search", {
     title: "Search local documentation",
     description: SEARCH_DESCRIPTION,
     inputSchema: searchInput,
     annotations: { readOnlyHint: true, openWorldHint: false },
-  }, ({ index, query, limit }) => answer("search", () => search(index, query, limit)));
+  }, ({ index, query, limit }) => answer(context, "search", () => search(context, index, query, limit)));
   server.registerTool("list_indexes", {
     title: "List local documentation indexes",
     description: LIST_DESCRIPTION,
     annotations: { readOnlyHint: true, openWorldHint: false },
-  }, () => answer("list_indexes", listIndexes));
+  }, () => answer(context, "list_indexes", () => listIndexes(context)));
 
   const closed = new Promise<void>((resolve) => server.server.onclose = resolve);
-  // The transport does not watch for the end of its input; the agent closing stdin is the signal to stop.
-  process.stdin.once("end", () => void server.close());
-  // Nobody is left to read the answers.
-  process.stdout.once("error", () => void server.close());
-  server.server.onerror = (error) => printError(`docsearch-hook mcp: ${error.message}`);
-  await server.connect(new StdioServerTransport());
+  server.server.onerror = (error) => context.stderr(`docsearch-hook mcp: ${error.message}`);
+  await server.connect(new LineTransport(context.stdin, context.stdout));
   await closed;
   return 0;
 }

@@ -5,13 +5,14 @@
  * (`.claude/docsearch.local.json`, not committed) lists the ones that apply to it, with keywords precise
  * enough that a common-word package name does not capture ordinary searches (project/keywords.ts).
  */
-import { count, print, printError } from "../cli/io.ts";
+import type { CommandContext } from "../cli/context.ts";
+import { count } from "../cli/io.ts";
 import { Problem } from "../errors.ts";
 import { type PackageEntry, withPackageEntries } from "../docs/config_entry.ts";
-import { indexesDir, indexFile } from "../docs/indexes.ts";
+import { indexesDir, indexFile, type IndexHome } from "../docs/indexes.ts";
 import { DocsIndex } from "../docs/store.ts";
 import { hash53 } from "../hash.ts";
-import { join, processEnv, resolvePath, stateDir } from "../paths.ts";
+import { join, resolvePath } from "../paths.ts";
 import { recordLockfile } from "./stamp.ts";
 import { packageKeywords } from "./keywords.ts";
 import { denoDependencies } from "./deno.ts";
@@ -21,8 +22,6 @@ import { normalizeName, pythonDependencies } from "./python.ts";
 import { indexDistribution } from "./python_docs.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 import { editConfig } from "../docs/index_config.ts";
-
-const os = Deno.build.os;
 
 /**
  * Below this many words of documentation a package's web searches are not denied: a few README lines cannot
@@ -57,9 +56,12 @@ export function packageIndexName(pkg: Pick<InstalledPackage, "ecosystem" | "name
 }
 
 /** The index of this package@version: reused when it is there (another project built it), else built. */
-function packageIndex(pkg: InstalledPackage): { name: string; words: number; reused: boolean } {
+function packageIndex(
+  home: IndexHome,
+  pkg: InstalledPackage,
+): { name: string; words: number; reused: boolean } {
   const name = packageIndexName(pkg);
-  const file = indexFile(name);
+  const file = indexFile(home, name);
   const id = `${pkg.ecosystem}:${pkg.name}@${pkg.version}`;
   const index = DocsIndex.open(file);
   try {
@@ -70,7 +72,7 @@ function packageIndex(pkg: InstalledPackage): { name: string; words: number; reu
     index.deleteMeta("package");
     index.upgrade();
     for (const source of index.stamps().keys()) index.remove(source);
-    const { words } = ECOSYSTEMS[pkg.ecosystem].index(pkg, index, os);
+    const { words } = ECOSYSTEMS[pkg.ecosystem].index(pkg, index, home.os);
     index.setMeta("root", pkg.dir);
     index.setMeta("words", String(words));
     // Last: an interrupted build is not taken for a finished one next time.
@@ -104,15 +106,18 @@ function merged(found: (ProjectDependencies | undefined)[]): ProjectDependencies
   };
 }
 
+/** Indexes the docs of the direct dependencies of the project in `dir` (relative to the context's folder). */
 export function addProject(
+  context: CommandContext,
   dir: string | undefined,
   values: { "no-config"?: boolean; config?: string },
 ): void {
-  const project = resolvePath(Deno.cwd(), dir ?? ".", os);
-  const python = pythonDependencies(project, processEnv, os);
+  const { env, os, stdout: print, stderr: printError } = context;
+  const project = resolvePath(context.cwd, dir ?? ".", os);
+  const python = pythonDependencies(project, env, os);
   const dependencies = merged([
     npmDependencies(project, os),
-    denoDependencies(project, processEnv, os),
+    denoDependencies(project, env, os),
     python,
   ]);
   if (dependencies === undefined) {
@@ -133,12 +138,12 @@ export function addProject(
   if (noPython !== undefined && dependencies.packages.length === 0) {
     throw new Problem(noPython.problem, noPython.hint);
   }
-  ensurePrivateDir(indexesDir());
+  ensurePrivateDir(indexesDir(context));
   const entries: PackageEntry[] = [];
   const lines: string[] = [];
   let built = 0;
   for (const pkg of dependencies.packages) {
-    const { name, words, reused } = packageIndex(pkg);
+    const { name, words, reused } = packageIndex(context, pkg);
     if (!reused) built++;
     const thin = words < THIN_WORDS;
     lines.push(
@@ -150,7 +155,7 @@ export function addProject(
     entries.push({
       name: pkg.name,
       index: name,
-      path: indexFile(name),
+      path: indexFile(context, name),
       keywords: packageKeywords(ECOSYSTEMS[pkg.ecosystem].keywords, pkg.name),
       description: `${pkg.name} ${pkg.version}, as installed in this project (${
         ECOSYSTEMS[pkg.ecosystem].holds
@@ -166,7 +171,11 @@ export function addProject(
   );
   if (!values["no-config"]) {
     const config = values.config ?? join(os, project, ".claude", "docsearch.local.json");
-    const change = editConfig(config, (current) => withPackageEntries(current, entries, PREFIXES));
+    const change = editConfig(
+      config,
+      (current) => withPackageEntries(current, entries, PREFIXES),
+      context.now,
+    );
     print(
       change.change !== "unchanged"
         ? `${config} lists the ${
@@ -177,10 +186,9 @@ export function addProject(
         : `${config} already lists them.`,
     );
   }
-  const state = stateDir(processEnv, os);
   // What the docs were indexed from: a SessionStart after the next install sees that it changed.
-  if (dependencies.lockfile !== undefined && state !== undefined) {
-    recordLockfile(os, state, project, dependencies.lockfile);
+  if (dependencies.lockfile !== undefined && context.stateDir !== undefined) {
+    recordLockfile(os, context.stateDir, project, dependencies.lockfile);
   }
   if (noPython !== undefined) printError(`docsearch-hook index: ${noPython.problem}; ${noPython.hint}`);
   else if (dependencies.missing.length > 0) {

@@ -8,7 +8,15 @@
  */
 import { parseArgv } from "../../lib/cli/args.ts";
 import { searchIndexes } from "../../lib/docs/search.ts";
-import { addIndex, CORPORA, CORPUS_NAMES, indexContents, loadQuestions, timedCli } from "../eval/corpora.ts";
+import {
+  addIndex,
+  CORPORA,
+  CORPUS_NAMES,
+  indexContents,
+  indexHome,
+  loadQuestions,
+  timedCli,
+} from "../eval/corpora.ts";
 import { TOP } from "../eval/run.ts";
 import { runScript, sandbox } from "../helpers.ts";
 
@@ -75,12 +83,12 @@ for (const name of CORPUS_NAMES) {
   const refreshes: number[] = [];
   for (let run = 0; run < runs; run++) refreshes.push((await timedCli(["index", "refresh", name], env)).ms);
 
-  // indexContents pointed DOCSEARCH_HOME at the last build; one pass first, so no sample pays a cold cache.
+  // The last build's indexes; one pass first, so no sample pays a cold cache.
   const inProcess: number[] = [];
   for (let round = -1; round < rounds; round++) {
     for (const { q } of questions) {
       const start = performance.now();
-      searchIndexes([name], q, TOP);
+      searchIndexes(indexHome(state), [name], q, TOP);
       if (round >= 0) inProcess.push(performance.now() - start);
     }
   }

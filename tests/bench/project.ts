@@ -8,7 +8,6 @@
  *   deno run -A tests/bench/project.ts [--runs N] [--json]
  */
 import { parseArgv } from "../../lib/cli/args.ts";
-import { processEnv } from "../../lib/paths.ts";
 import { pythonEnvironment } from "../../lib/project/python.ts";
 import { ROOT, sandbox } from "../helpers.ts";
 import { timedCli } from "../eval/corpora.ts";
@@ -26,7 +25,7 @@ await using box = await sandbox();
 /** A project whose requirements are every distribution python3's environment has: a large real install. */
 async function pythonProject(): Promise<string | undefined> {
   const dir = `${box.home}/python-app`;
-  const environment = pythonEnvironment(dir, processEnv, Deno.build.os);
+  const environment = pythonEnvironment(dir, (name) => Deno.env.get(name), Deno.build.os);
   if (environment === undefined) return undefined;
   const names = environment.sitePackages.flatMap((site) =>
     [...Deno.readDirSync(site)].map((entry) => /^(.+?)-\d[^-]*\.(dist|egg)-info$/.exec(entry.name)?.[1])

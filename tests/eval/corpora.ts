@@ -9,7 +9,7 @@
  * - python: the Python 3.11 library reference (`library/`) as Debian ships it (python3.11-doc): one long
  *   page per module with many sections each, a shape neither of the others has.
  */
-import { indexFile } from "../../lib/docs/indexes.ts";
+import { indexFile, type IndexHome } from "../../lib/docs/indexes.ts";
 import { DocsIndex } from "../../lib/docs/store.ts";
 import { type CliResult, exists, readFixture, ROOT, runCli, runProgram } from "../helpers.ts";
 
@@ -193,13 +193,15 @@ export async function timedCli(
 export const addIndex = (name: string, root: string, env: Record<string, string>) =>
   timedCli(["index", "add", name, root, "--no-config"], env);
 
+/** The indexes the CLI built with DOCSEARCH_HOME set to `state`, as this process reads them. */
+export const indexHome = (state: string): IndexHome => ({ os: Deno.build.os, stateDir: state });
+
 /** What an index holds, read in this process from the state directory `state`. */
 export function indexContents(
   name: string,
   state: string,
 ): { documents: number; chunks: number; bytes: number } {
-  Deno.env.set("DOCSEARCH_HOME", state);
-  const index = DocsIndex.open(indexFile(name));
+  const index = DocsIndex.open(indexFile(indexHome(state), name));
   try {
     const bytes = [...index.stamps().values()].reduce((sum, stamp) => sum + stamp.size, 0);
     return { ...index.counts(), bytes };

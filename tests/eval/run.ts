@@ -9,7 +9,15 @@
 import { parseArgv } from "../../lib/cli/args.ts";
 import { searchIndexes } from "../../lib/docs/search.ts";
 import { sandbox } from "../helpers.ts";
-import { addIndex, CORPORA, CORPUS_NAMES, type CorpusName, indexContents, loadQuestions } from "./corpora.ts";
+import {
+  addIndex,
+  CORPORA,
+  CORPUS_NAMES,
+  type CorpusName,
+  indexContents,
+  indexHome,
+  loadQuestions,
+} from "./corpora.ts";
 
 /** Passages asked for per question, as `search --limit 10` shows them; an answer not among their pages is not found. */
 export const TOP = 10;
@@ -105,7 +113,9 @@ async function evaluate(name: CorpusName, state: string, env: Record<string, str
   const misses: Miss[] = [];
   for (const question of questions) {
     const answers = [question.page, ...(question.also ?? [])];
-    const pages = searchIndexes([name], question.q, TOP).map((result) => pageOf(result.source, root));
+    const pages = searchIndexes(indexHome(state), [name], question.q, TOP).map((result) =>
+      pageOf(result.source, root)
+    );
     const rank = pageRank(pages, new Set(answers));
     ranks.push(rank);
     if (rank !== 1) {

@@ -1,0 +1,188 @@
+/**
+ * What doctor reads of the machine before it judges anything: the agents' settings files, the Claude Code
+ * plugin, the config, the MCP servers the agents know, and how files are found (checks.ts judges them). It
+ * reads and changes nothing but what the context points at.
+ */
+import { messageOf } from "../errors.ts";
+import { BUILT } from "../program.ts";
+import type { CommandContext } from "../cli/context.ts";
+import { exists } from "../files.ts";
+import type { ConfigLocation } from "../config/layers.ts";
+import { commandConfig } from "../config/resolve.ts";
+import type { Config } from "../config/types.ts";
+import { builtInToolName, PLUGIN_NAME, SERVER_NAME, withBuiltInTool } from "../docs/built_in.ts";
+import { mcpConfigPath } from "../install/mcp.ts";
+import { type EnabledPlugin, enabledPlugin, installedPluginsPath } from "../install/plugin.ts";
+import { selfCommand } from "../install/self.ts";
+import {
+  AGENTS,
+  COMMENTED,
+  hookCommand,
+  type OurCommand,
+  ourCommand,
+  SCOPES,
+  scopesOf,
+  settingsPath,
+  withoutComments,
+} from "../install/settings.ts";
+import { syntaxProblem } from "../json_problems.ts";
+import { isAbsolute, join } from "../paths.ts";
+import {
+  type FileFacts,
+  type McpServer,
+  mcpServersIn,
+  type Runtime,
+  type SettingsFile,
+  type UnreadableFile,
+} from "./checks.ts";
+
+export interface DoctorFacts {
+  /** The command that runs this docsearch-hook, and the hook command install registers with it. */
+  self: string[];
+  own: string;
+  /** `own` as a settings file's command is read: what a registration is compared with. */
+  selfRegistered: OurCommand;
+  runtime: Runtime;
+  settings: SettingsFile[];
+  plugin: EnabledPlugin | undefined;
+  /**
+   * The context as the agent's hook sees it: the plugin's launcher sets DOCSEARCH_PLUGIN for the hook it runs,
+   * and the agent knows the built-in search by the plugin's name for it.
+   */
+  agent: CommandContext;
+  location: ConfigLocation;
+  /** The config the hook would use, the built-in search named as the agent names it. */
+  config: Config;
+  files: FileFacts;
+  /** The MCP servers the agents know, the files looked in, and those of them that cannot be read. */
+  mcp: { servers: McpServer[]; lookedIn: string[]; unreadable: UnreadableFile[] };
+}
+
+function readText(path: string): { text?: string; readError?: string } {
+  try {
+    return { text: Deno.readTextFileSync(path) };
+  } catch (error) {
+    return error instanceof Deno.errors.NotFound ? {} : { readError: messageOf(error) };
+  }
+}
+
+function jsonProblem(path: string, text: string): string | undefined {
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch (error) {
+    return syntaxProblem(path, text, error);
+  }
+}
+
+function realPath(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The file system, and the program search of the shell the agent runs hooks with (the context's PATH). */
+const fileFacts = ({ env, os }: CommandContext): FileFacts => ({
+  exists,
+  same: (a, b) => realPath(a) === realPath(b),
+  locate(program) {
+    if (isAbsolute(program, os) || program.includes("/")) return exists(program) ? program : undefined;
+    const dirs = (env("PATH") ?? "").split(os === "windows" ? ";" : ":").filter(Boolean);
+    const names = os === "windows" ? [program, `${program}.exe`] : [program];
+    for (const dir of dirs) {
+      for (const name of names) {
+        const path = join(os, dir, name);
+        if (exists(path)) return path;
+      }
+    }
+    return undefined;
+  },
+});
+
+function settingsFiles(projectDir: string, { env, os }: CommandContext): SettingsFile[] {
+  return AGENTS.flatMap((agent) =>
+    SCOPES.flatMap((scope) => {
+      const path = settingsPath(agent, scope, env, os, projectDir);
+      return path === undefined ? [] : [{ agent, scope, path, ...readText(path) }];
+    })
+  );
+}
+
+function mcpServers(
+  projectDir: string,
+  { env, os }: CommandContext,
+  plugin: EnabledPlugin | undefined,
+): DoctorFacts["mcp"] {
+  const claudeJson = mcpConfigPath("claude", env, os);
+  const projectJson = join(os, projectDir, ".mcp.json");
+  const unreadable: UnreadableFile[] = [];
+  /** The text of a JSON file Claude Code reads; one that does not parse is noted (checks.ts says why). */
+  const text = (path: string) => {
+    const { text, readError } = readText(path);
+    const problem = readError ?? (text === undefined ? undefined : jsonProblem(path, text));
+    if (problem !== undefined) {
+      unreadable.push({ path, problem });
+      return undefined;
+    }
+    return text;
+  };
+  // Claude Code calls a plugin's server `plugin:<plugin>:<server>`.
+  const fromPlugin = plugin === undefined
+    ? []
+    : [{ name: `plugin:${PLUGIN_NAME}:${SERVER_NAME}`, source: `the plugin ${plugin.id}` }];
+  // Gemini CLI and Qwen Code list theirs in their settings files, comments and all; the registration lines
+  // already say when one cannot be read.
+  const agentFiles = COMMENTED.flatMap((agent) =>
+    scopesOf(agent).flatMap((scope) => settingsPath(agent, scope, env, os, projectDir) ?? [])
+  ).flatMap((path) => {
+    const { text } = readText(path);
+    return text === undefined ? [] : [{ path, text: withoutComments(text) }];
+  });
+  const servers = [
+    ...(claudeJson ? mcpServersIn(text(claudeJson), claudeJson, projectDir) : []),
+    ...mcpServersIn(text(projectJson), projectJson),
+    ...fromPlugin,
+    ...agentFiles.flatMap((file) => mcpServersIn(file.text, file.path)),
+  ];
+  const lookedIn = [
+    ...(claudeJson ? [claudeJson] : []),
+    projectJson,
+    ...fromPlugin.map((server) => server.source),
+    ...agentFiles.map((file) => file.path),
+  ];
+  return { servers, lookedIn, unreadable };
+}
+
+/** Everything doctor judges but the state, the kill switch and the self-test, which it tries out itself. */
+export function gatherFacts(configFlag: string | undefined, context: CommandContext): DoctorFacts {
+  const { env, os } = context;
+  const projectDir = env("CLAUDE_PROJECT_DIR") || context.cwd;
+  const self = selfCommand(context);
+  const own = hookCommand(self, os);
+  const settings = settingsFiles(projectDir, context);
+  const installed = installedPluginsPath(env, os);
+  const plugin = enabledPlugin(
+    settings.filter((file) => file.agent === "claude"),
+    installed === undefined ? undefined : readText(installed).text,
+  );
+  const agent: CommandContext = plugin === undefined || env("DOCSEARCH_PLUGIN")
+    ? context
+    : { ...context, env: (key) => key === "DOCSEARCH_PLUGIN" ? PLUGIN_NAME : env(key) };
+  // The lookup every command makes (commandConfig), but in the context's environment.
+  const { location, config } = commandConfig(configFlag, projectDir, env, os);
+  return {
+    self,
+    own,
+    selfRegistered: ourCommand(own) ?? { program: self[0] },
+    runtime: { built: BUILT, deno: Deno.version.deno },
+    settings,
+    plugin,
+    agent,
+    location,
+    config: { ...config, databases: withBuiltInTool(config.databases, builtInToolName(agent.env)) },
+    files: fileFacts(context),
+    mcp: mcpServers(projectDir, context, plugin),
+  };
+}

@@ -1,0 +1,211 @@
+/**
+ * `index`, `search` and `mcp` in process, through the command line with a captured context: the indexes are
+ * the temp machine's, relative paths are the context's folder's, the output is kept; two machines in one
+ * process do not see each other's indexes, and this process's environment is not touched.
+ */
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { main } from "../lib/cli/commands.ts";
+import { type CapturedContext, type Machine, machine } from "./command_context.ts";
+import { exists } from "./helpers.ts";
+
+/** Two pages, one of which answers "register a runner", in `docs/` of the machine's project folder. */
+async function docsFolder(m: Machine): Promise<string> {
+  const docs = `${m.project}/docs`;
+  await Deno.mkdir(`${docs}/guide`, { recursive: true });
+  await Deno.writeTextFile(
+    `${docs}/guide/runners.md`,
+    "# Runners\n\n## Register a runner\n\nRun `gitlab-runner register` with the registration token.\n",
+  );
+  await Deno.writeTextFile(`${docs}/pipelines.md`, "# Pipelines\n\nA pipeline runs jobs in stages.\n");
+  return docs;
+}
+
+/** Runs the command line in `ctx`; it must succeed with nothing on the error stream. */
+async function succeeds(argv: string[], ctx: CapturedContext): Promise<string> {
+  const code = await main(argv, ctx);
+  assertEquals([code, ctx.err], [0, []], ctx.out.join("\n"));
+  return ctx.out.join("\n");
+}
+
+const userConfigOf = (m: Machine) => `${m.home}/.claude/hooks/docsearch-config.json`;
+
+Deno.test("index add, list, search and remove in process: the context's state and folder, its output captured", async () => {
+  await using m = await machine();
+  const docs = await docsFolder(m);
+
+  // A relative folder is the context's folder's.
+  const added = await succeeds(["index", "add", "gitlab", "docs"], m.context());
+  match(
+    added,
+    new RegExp(
+      `^Indexed gitlab from ${docs}: 2 documents, \\d+ chunks \\(2 new or changed, 0 unchanged, 0 removed\\) in 0\\.0 s\\.\n`,
+    ),
+  );
+  match(added, new RegExp(`\nAdded the database "gitlab" in ${userConfigOf(m)}: `));
+  ok(await exists(`${m.state}/indexes/gitlab.db`));
+
+  match(
+    await succeeds(["index", "list"], m.context()),
+    new RegExp(`^gitlab  2 documents, \\d+ chunks  ${docs}$`),
+  );
+
+  const found = await succeeds(
+    ["search", "gitlab", "how", "do", "I", "register", "a", "runner"],
+    m.context(),
+  );
+  assertEquals(found.split("\n").slice(0, 2), [
+    "1. Runners › Register a runner  (gitlab)",
+    `   ${docs}/guide/runners.md`,
+  ]);
+  const json = JSON.parse(await succeeds(["search", "all", "pipeline", "stages", "--json"], m.context()));
+  assertEquals(json.map((result: { source: string }) => result.source), [`${docs}/pipelines.md`]);
+
+  // Nothing on the machine changed: refresh finds every file as it was.
+  match(
+    await succeeds(["index", "refresh", "gitlab"], m.context()),
+    /^Indexed gitlab from .*: 2 documents, \d+ chunks \(0 new or changed, 2 unchanged, 0 removed\)/,
+  );
+
+  assertEquals(
+    await succeeds(["index", "remove", "gitlab"], m.context()),
+    `Removed the index gitlab.\nRemoved its database entry from ${userConfigOf(m)}.`,
+  );
+  assertEquals(await exists(`${m.state}/indexes/gitlab.db`), false);
+  assertEquals(
+    await succeeds(["index", "list"], m.context()),
+    "No indexes yet: docsearch-hook index add <name> <folder|file|URL>",
+  );
+});
+
+Deno.test("two machines in one process: each command sees its own context's indexes only", async () => {
+  await using first = await machine();
+  await using second = await machine();
+  await succeeds(["index", "add", "gitlab", await docsFolder(first), "--no-config"], first.context());
+
+  match(await succeeds(["index", "list"], first.context()), /^gitlab  2 documents/);
+  assertEquals(
+    await succeeds(["index", "list"], second.context()),
+    "No indexes yet: docsearch-hook index add <name> <folder|file|URL>",
+  );
+  const other = second.context();
+  assertEquals(await main(["search", "gitlab", "runner"], other), 1);
+  match(other.err.join("\n"), /there is no index gitlab/);
+});
+
+Deno.test("index export and import in process: the file is the context's folder's, the index lands in the other machine's state", async () => {
+  await using from = await machine();
+  await using to = await machine();
+  await succeeds(["index", "add", "gitlab", await docsFolder(from), "--no-config"], from.context());
+
+  const exported = await succeeds(["index", "export", "gitlab", "gitlab.docsearch"], from.context());
+  match(exported, new RegExp(`^Exported the index gitlab to ${from.project}/gitlab\\.docsearch `));
+  assertEquals((await Array.fromAsync(Deno.readDir(from.project))).map((e) => e.name).sort(), [
+    "docs",
+    "gitlab.docsearch",
+  ]);
+
+  const imported = await succeeds(
+    ["index", "import", `${from.project}/gitlab.docsearch`, "--name", "gl", "--no-config"],
+    to.context(),
+  );
+  match(imported, /^Imported the index gl from .*: 2 documents, /);
+  assertEquals((await Array.fromAsync(Deno.readDir(`${to.state}/indexes`))).map((e) => e.name), ["gl.db"]);
+  match(
+    await succeeds(["search", "gl", "register", "runner"], to.context()),
+    /^1\. Runners › Register a runner/,
+  );
+});
+
+// ---- mcp ---------------------------------------------------------------------------------------------
+
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "in-process", version: "0" },
+  },
+};
+const INITIALIZED = { jsonrpc: "2.0", method: "notifications/initialized" };
+
+const call = (id: number, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
+
+const lines = (...messages: unknown[]) => messages.map((message) => JSON.stringify(message) + "\n").join("");
+
+interface Answer {
+  id: number;
+  result?: { content?: { text: string }[]; isError?: boolean; serverInfo?: { name: string } };
+}
+
+/** The messages the server wrote, by id. */
+function answers(ctx: CapturedContext): Map<number, Answer> {
+  const parsed = ctx.out.map((line) => JSON.parse(line) as Answer);
+  return new Map(parsed.map((answer) => [answer.id, answer]));
+}
+
+const textOf = (answer: Answer | undefined) => answer?.result?.content?.[0].text ?? "";
+
+Deno.test("mcp in process: requests read from the context's stdin are all answered on its stdout before the end of the input ends the server", async () => {
+  await using m = await machine();
+  const docs = await docsFolder(m);
+  await succeeds(["index", "add", "gitlab", docs], m.context());
+
+  const ctx = m.context(
+    {},
+    lines(
+      INITIALIZE,
+      INITIALIZED,
+      call(2, "search", { query: "register a runner" }),
+      call(3, "list_indexes", {}),
+      call(4, "search", { index: "nope", query: "x" }),
+    ),
+  );
+  assertEquals(await main(["mcp"], ctx), 0);
+  assertEquals(ctx.err, []);
+  const by = answers(ctx);
+  assertEquals([...by.keys()].sort(), [1, 2, 3, 4]);
+  assertEquals(by.get(1)?.result?.serverInfo?.name, "docsearch");
+  match(
+    textOf(by.get(2)),
+    new RegExp(`\n\n1\\. Runners › Register a runner  \\(gitlab\\)\n   ${docs}/guide/runners\\.md\n`),
+  );
+  // list_indexes reads the config (index add wrote the entry) before it answers: answered all the same.
+  match(
+    textOf(by.get(3)),
+    /^1 local documentation index .*\n- gitlab: 2 documents, .*\n {3}keywords: gitlab/s,
+  );
+  assertEquals(by.get(4)?.result?.isError, true);
+  match(textOf(by.get(4)), /there is no index nope \(there are: gitlab\)/);
+});
+
+Deno.test("mcp in process: a line that is no message is logged and passed over; a cancelled request is not waited for", async () => {
+  await using m = await machine();
+  const ctx = m.context(
+    {},
+    lines(INITIALIZE, INITIALIZED) + "not json\n" +
+      lines(call(2, "list_indexes", {}), {
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: 2 },
+      }, call(3, "list_indexes", {})),
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<"hung">((resolve) => timer = setTimeout(() => resolve("hung"), 10_000));
+  try {
+    assertEquals(await Promise.race([main(["mcp"], ctx), hung]), 0);
+  } finally {
+    clearTimeout(timer);
+  }
+  assertEquals(ctx.err.length, 1, ctx.err.join("\n"));
+  match(ctx.err[0], /^docsearch-hook mcp: /);
+  const by = answers(ctx);
+  assertEquals(by.has(2), false);
+  match(textOf(by.get(3)), /no local documentation indexes yet/);
+});
