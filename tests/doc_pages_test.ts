@@ -170,3 +170,73 @@ Deno.test("docs/performance.md has a section for every measuring script", () => 
   const page = read(PERFORMANCE_PAGE);
   for (const id of Object.values(MEASURED)) withSection(page, id, "");
 });
+
+// ---- links and paths -----------------------------------------------------------------------------------------
+
+/** The README and every page of docs/, from the checkout's root. */
+const PAGES = ["README.md", ...[...Deno.readDirSync(`${ROOT}docs`)].map((entry) => `docs/${entry.name}`)]
+  .filter((path) => path.endsWith(".md")).sort();
+
+/** The text outside fenced code blocks, where links and references are prose. */
+const prose = (page: string) => page.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, "");
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+const slug = (heading: string) =>
+  heading.toLowerCase().replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+
+/** Every anchor a page has: its headings' and the ones it defines with `<a id="…">`. */
+function anchors(page: string): Set<string> {
+  const text = prose(page);
+  return new Set([
+    ...[...text.matchAll(/^#{1,6} (.+)$/gm)].map(([, heading]) => slug(heading)),
+    ...[...text.matchAll(/<a id="([^"]+)"><\/a>/g)].map(([, id]) => id),
+  ]);
+}
+
+Deno.test("slug: GitHub's anchors for headings with code, punctuation and links", () => {
+  assertEquals(
+    slug("Checking the setup: `docsearch-hook doctor`"),
+    "checking-the-setup-docsearch-hook-doctor",
+  );
+  assertEquals(
+    slug("Why our own rules, not a maintained rule set"),
+    "why-our-own-rules-not-a-maintained-rule-set",
+  );
+  assertEquals(slug("Looking at it: `log`, `stats`, `prune`"), "looking-at-it-log-stats-prune");
+});
+
+Deno.test("the README's and the docs' links lead to pages and anchors that exist", () => {
+  for (const path of PAGES) {
+    const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/") + 1) : "";
+    for (const [, target] of prose(read(path)).matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target)) continue;
+      const [file, anchor] = target.split("#");
+      const linked = file === "" ? path : new URL(file, `file:///${dir}`).pathname.slice(1);
+      ok(PAGES.includes(linked) || exists(linked), `${path}: ${target}: no ${linked}`);
+      if (anchor !== undefined) {
+        ok(anchors(read(linked)).has(anchor), `${path}: ${target}: ${linked} has no anchor ${anchor}`);
+      }
+    }
+  }
+});
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(`${ROOT}${path}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+Deno.test("the files the README and the docs name in the tree exist", () => {
+  // A path in backticks that starts at a folder of the tree; patterns and placeholders are not paths.
+  const named =
+    /`((?:lib|tests|fixtures|bin|hooks|commands|docs|\.ci|\.claude-plugin)\/[\w./-]*|main\.ts|install\.sh)`/g;
+  const missing = PAGES.flatMap((path) =>
+    [...prose(read(path)).matchAll(named)].map(([, file]) => file).filter((file) => !exists(file))
+      .map((file) => `${path}: ${file}`)
+  );
+  assertEquals(missing, []);
+});
