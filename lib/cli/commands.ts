@@ -47,7 +47,8 @@ const slashOption = {
   description: "print every message, errors too, on stdout and exit 0 (used by the slash commands)",
 } as const;
 
-const COMMANDS = {
+/** The table of commands: dispatch and help read it, and so does docs/commands.md (lib/build/commands_doc.ts). */
+export const COMMANDS = {
   hook: hookCommand,
   check: command({
     summary: "dry run: which databases a web search matches, and the exact hook output",

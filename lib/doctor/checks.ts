@@ -396,7 +396,7 @@ export function configChecks(config: Config, paths: readonly string[], explicit:
     const detail = (list: string[]) => list.map((problem) => problem.slice(path.length + 2)).join("; ");
     if (serious.length > 0) {
       checks.push(
-        fail(name, detail(serious), "correct the file at the JSON path shown (see README, Configuration)"),
+        fail(name, detail(serious), "correct the file at the JSON path shown (see docs/configuration.md)"),
       );
     } else if (problems.length > 0) {
       checks.push(warn(name, detail(problems), "remove or rename the field"));
@@ -407,7 +407,7 @@ export function configChecks(config: Config, paths: readonly string[], explicit:
   }
   // Problems not tied to one of the files (e.g. an --config file that does not exist).
   const loose = config.problems.filter((problem) => !paths.some((path) => problem.startsWith(`${path}:`)));
-  for (const problem of loose) checks.push(fail("config", problem, "see README, Configuration"));
+  for (const problem of loose) checks.push(fail("config", problem, "see docs/configuration.md"));
   if (config.files.length === 0 && !explicit) {
     checks.push(fail(
       "config",

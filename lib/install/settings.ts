@@ -232,7 +232,7 @@ export function checkRewritable(text: string, file: string): void {
   if (withoutComments(text) !== text) {
     throw new SettingsError(
       `${file}: has comments, which the agent reads but a rewrite would drop`,
-      "add the entries by hand (README: Registering by hand), or remove the comments and run this again",
+      "add the entries by hand (docs/install.md#by-hand), or remove the comments and run this again",
     );
   }
   const inexact = inexactNumber(text);
@@ -240,7 +240,7 @@ export function checkRewritable(text: string, file: string): void {
   const at = lineAndColumn(text, inexact.offset);
   throw new SettingsError(
     `${file}: ${at}: the number ${inexact.literal} has more digits than a rewrite can keep exactly`,
-    "write that number as a string, or add the entries by hand (README: Registering by hand)",
+    "write that number as a string, or add the entries by hand (docs/install.md#by-hand)",
   );
 }
 

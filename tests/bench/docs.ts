@@ -2,10 +2,12 @@
  * Docs index and search speed on the retrieval evaluation's corpora (tests/eval/corpora.ts): a full
  * `index add` (documents/s and MB/s, median of fresh state directories), a `index refresh` with nothing
  * changed, then search latency over every eval question, in this process (what the MCP server pays) and
- * as a whole `search --json` process (what an agent's shell call pays), next to an empty Deno program.
+ * as a whole `search --json` process (what an agent's shell call pays), next to an empty Deno program. The
+ * results also go into docs/performance.md, stamped with the date and the machine.
  *
  *   deno run -A tests/bench/docs.ts [--runs N] [--rounds N] [--spawns N] [--json]
  */
+import { MEASURED, writeMeasurement } from "../../lib/build/doc_pages.ts";
 import { parseArgv } from "../../lib/cli/args.ts";
 import { searchIndexes } from "../../lib/docs/search.ts";
 import {
@@ -126,35 +128,28 @@ for (const name of CORPUS_NAMES) {
   });
 }
 
-if (values.json) {
-  console.log(JSON.stringify({ runs, rounds, spawns, rows, notes }, null, 2));
-} else {
-  console.log(`docs index and search, deno ${Deno.version.deno} (${Deno.build.target})\n`);
-  if (rows.length > 0) {
-    console.log(
-      `index: a whole \`index add\` process into a fresh state directory, median of ${runs}; ` +
-        `refresh: nothing changed, median of ${runs}\n`,
-    );
-    console.log("| corpus | documents | chunks | MB | index add s | documents/s | MB/s | refresh ms |");
-    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for (const r of rows) {
-      console.log(
-        `| ${r.corpus} | ${r.documents} | ${r.chunks} | ${r.megabytes.toFixed(1)} | ${
-          (r.addMs / 1000).toFixed(2)
-        } | ${r.documentsPerSecond.toFixed(0)} | ${r.megabytesPerSecond.toFixed(1)} | ${
-          r.refreshMs.toFixed(0)
-        } |`,
-      );
-    }
-    console.log(
-      `\nsearch, top ${TOP} passages: in process over every question ${rounds} times; ` +
-        `\`search --json\` as a whole process ${spawns} times, next to an empty deno program\n`,
-    );
-    console.log(
-      "| corpus | questions | in-process p50 ms | p95 ms | CLI p50 ms | p95 ms | empty program p50 ms | p95 ms |",
-    );
-    console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for (const r of rows) {
+/** The results in Markdown: printed, and written into docs/performance.md. */
+const report = [
+  ...(rows.length === 0 ? [] : [
+    `Index: a whole \`index add\` process into a fresh state directory, median of ${runs}; ` +
+    `refresh: nothing changed, median of ${runs}.`,
+    "",
+    "| corpus | documents | chunks | MB | index add s | documents/s | MB/s | refresh ms |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...rows.map((r) =>
+      `| ${r.corpus} | ${r.documents} | ${r.chunks} | ${r.megabytes.toFixed(1)} | ${
+        (r.addMs / 1000).toFixed(2)
+      } | ${r.documentsPerSecond.toFixed(0)} | ${r.megabytesPerSecond.toFixed(1)} | ${
+        r.refreshMs.toFixed(0)
+      } |`
+    ),
+    "",
+    `Search, top ${TOP} passages: in process over every question ${rounds} times; ` +
+    `\`search --json\` as a whole process ${spawns} times, next to an empty deno program.`,
+    "",
+    "| corpus | questions | in-process p50 ms | p95 ms | CLI p50 ms | p95 ms | empty program p50 ms | p95 ms |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...rows.map((r) => {
       const cells = [
         r.inProcess.p50,
         r.inProcess.p95,
@@ -163,10 +158,22 @@ if (values.json) {
         r.emptyProgram.p50,
         r.emptyProgram.p95,
       ];
-      console.log(`| ${r.corpus} | ${r.questions} | ${cells.map((ms) => ms.toFixed(1)).join(" | ")} |`);
-    }
-  }
-  for (const note of notes) console.log(`\n${note}`);
-  // What runs next in `deno task bench` (hook_latency.ts) starts on a line of its own.
+      return `| ${r.corpus} | ${r.questions} | ${cells.map((ms) => ms.toFixed(1)).join(" | ")} |`;
+    }),
+  ]),
+  ...notes.flatMap((note) => ["", `${note}.`]),
+].join("\n");
+
+if (values.json) {
+  console.log(JSON.stringify({ runs, rounds, spawns, rows, notes }, null, 2));
+} else {
+  console.log(`docs index and search, deno ${Deno.version.deno} (${Deno.build.target})\n`);
+  console.log(report);
+  // What runs next in `deno task bench` starts on a line of its own.
   console.log();
 }
+await writeMeasurement({
+  id: MEASURED.docs,
+  body: report,
+  how: `\`deno task bench\` (tests/bench/docs.ts, ${runs} runs, ${rounds} rounds, ${spawns} spawns)`,
+});

@@ -3,11 +3,13 @@
  * for exit. Every case runs interleaved with an empty Deno program in a shuffled order per round, so
  * machine noise hits all of them alike; the verdict is each case's median as a ratio of the baseline's.
  * Then the same cases on a database holding 100k observations (latency must stay flat), and bursts of
- * 64 hook processes started at once, against bursts of 64 empty programs (no event may be lost).
+ * 64 hook processes started at once, against bursts of 64 empty programs (no event may be lost). The
+ * results also go into docs/performance.md, stamped with the date and the machine.
  *
  *   deno task bench [--rounds N] [--json]
  */
 import { build } from "../../lib/build/build.ts";
+import { MEASURED, writeMeasurement } from "../../lib/build/doc_pages.ts";
 import { parseArgv } from "../../lib/cli/args.ts";
 import { hash53 } from "../../lib/hash.ts";
 import { requestIdentity, webRequestFrom } from "../../lib/redirect/request.ts";
@@ -377,6 +379,33 @@ const burst = {
 };
 const burstOk = lost === 0 && burst.p95Ratio <= 2 * BUDGET;
 
+/** The results in Markdown: printed, and written into docs/performance.md. */
+const report = [
+  "| case | median ms | p95 ms | median / baseline | p95 / baseline p95 |",
+  "| --- | ---: | ---: | ---: | ---: |",
+  ...rows.map((r) =>
+    `| ${r.case} | ${r.median.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.ratio.toFixed(2)}x | ${
+      r.p95Ratio.toFixed(2)
+    }x |`
+  ),
+  "",
+  `Budget: every hook case <= ${BUDGET}x the baseline median (aim ${AIM}x): ${
+    overBudget.length === 0 ? "met" : `EXCEEDED by ${overBudget.map((r) => r.case).join(", ")}`
+  }.`,
+  "",
+  `${BURST} hook processes at once (${BURST_ROUNDS} bursts), against ${BURST} empty programs at once:`,
+  "",
+  `- lost events: ${lost}`,
+  `- hook p50 ${burst.hookP50.toFixed(0)} ms, p95 ${burst.hookP95.toFixed(0)} ms`,
+  `- empty p50 ${burst.emptyP50.toFixed(0)} ms, p95 ${burst.emptyP95.toFixed(0)} ms`,
+  `- p95 ratio ${burst.p95Ratio.toFixed(2)}x (limit ${2 * BUDGET}x: the budget, by no more than 2x): ${
+    burstOk ? "met" : "EXCEEDED"
+  }`,
+  ...(failures.length
+    ? ["", `Wrong output in ${failures.length} runs: ${[...new Set(failures)].join(", ")}.`]
+    : []),
+].join("\n");
+
 if (values.json) {
   console.log(
     JSON.stringify({ rounds, budget: BUDGET, hook: HOOK, rows, burst, failures }, null, 2),
@@ -386,31 +415,11 @@ if (values.json) {
     `hook latency, ${rounds} interleaved rounds, deno ${Deno.version.deno} (${Deno.build.target}), ` +
       `the hook as built: deno run -A --no-config ${HOOK} hook\n`,
   );
-  console.log("| case | median ms | p95 ms | median / baseline | p95 / baseline p95 |");
-  console.log("| --- | ---: | ---: | ---: | ---: |");
-  for (const r of rows) {
-    console.log(
-      `| ${r.case} | ${r.median.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.ratio.toFixed(2)}x | ${
-        r.p95Ratio.toFixed(2)
-      }x |`,
-    );
-  }
-  console.log(
-    `\nbudget: every hook case <= ${BUDGET}x the baseline median (aim ${AIM}x): ${
-      overBudget.length === 0 ? "met" : `EXCEEDED by ${overBudget.map((r) => r.case).join(", ")}`
-    }`,
-  );
-  console.log(
-    `\n${BURST} hook processes at once (${BURST_ROUNDS} bursts), against ${BURST} empty programs at once:\n` +
-      `  lost events: ${lost}\n` +
-      `  hook  p50 ${burst.hookP50.toFixed(0)} ms, p95 ${burst.hookP95.toFixed(0)} ms\n` +
-      `  empty p50 ${burst.emptyP50.toFixed(0)} ms, p95 ${burst.emptyP95.toFixed(0)} ms\n` +
-      `  p95 ratio ${burst.p95Ratio.toFixed(2)}x (limit ${2 * BUDGET}x: the budget, by no more than 2x): ${
-        burstOk ? "met" : "EXCEEDED"
-      }`,
-  );
-  if (failures.length) {
-    console.log(`wrong output in ${failures.length} runs: ${[...new Set(failures)].join(", ")}`);
-  }
+  console.log(report);
 }
+await writeMeasurement({
+  id: MEASURED.hookLatency,
+  body: report,
+  how: `\`deno task bench\` (tests/bench/hook_latency.ts, ${rounds} interleaved rounds)`,
+});
 Deno.exit(overBudget.length === 0 && failures.length === 0 && burstOk ? 0 : 1);

@@ -3,10 +3,12 @@
  * Deno's npm cache holds (the tests and the build put them there); and a Python project that needs every
  * distribution installed in the site-packages of the `python3` on PATH (skipped where there is none). Times a
  * whole process that builds every package's index into a fresh state directory (median of --runs), then one
- * that finds them all built.
+ * that finds them all built. The table also goes into docs/performance.md, stamped with the date and the
+ * machine.
  *
  *   deno run -A tests/bench/project.ts [--runs N] [--json]
  */
+import { MEASURED, writeMeasurement } from "../../lib/build/doc_pages.ts";
 import { parseArgv } from "../../lib/cli/args.ts";
 import { pythonEnvironment } from "../../lib/project/python.ts";
 import { ROOT, sandbox } from "../helpers.ts";
@@ -55,18 +57,25 @@ for (const [i, project] of projects.entries()) {
   }
   results.push({ ...project, buildMs: median(builds), reuseMs: median(reuses), report });
 }
+/** The table in Markdown: printed, and written into docs/performance.md. */
+const table = [
+  "| project | packages | build every index, s | again: all found built, s |",
+  "| --- | ---: | ---: | ---: |",
+  ...results.map(({ label, buildMs, reuseMs, report }) =>
+    `| ${label} | ${/docs of (\d+) direct/.exec(report)?.[1] ?? "?"} | ${(buildMs / 1000).toFixed(2)} | ${
+      (reuseMs / 1000).toFixed(2)
+    } |`
+  ),
+].join("\n");
 if (values.json) {
   console.log(JSON.stringify({ runs, results }, null, 2));
 } else {
   console.log(`index add --project, whole process, median of ${runs}\n`);
-  console.log(
-    "| project | packages | build every index, s | again: all found built, s |\n| --- | ---: | ---: | ---: |",
-  );
-  for (const { label, buildMs, reuseMs, report } of results) {
-    const packages = /docs of (\d+) direct/.exec(report)?.[1] ?? "?";
-    console.log(
-      `| ${label} | ${packages} | ${(buildMs / 1000).toFixed(2)} | ${(reuseMs / 1000).toFixed(2)} |`,
-    );
-  }
+  console.log(table);
   console.log(`\n${results[0].report.trim()}\n`);
 }
+await writeMeasurement({
+  id: MEASURED.project,
+  body: table,
+  how: `\`deno task bench\` (tests/bench/project.ts, whole processes, median of ${runs})`,
+});

@@ -2,9 +2,11 @@
  * The privacy filter: how it scores on the secret corpus (fixtures/secrets/), and what it costs on the
  * capture path: per redaction of a typical Bash output window, and on first use in a fresh process, where
  * the hook pays it on every event (regexes are made on first use, and only for rules whose hints appear).
+ * The results also go into docs/performance.md, stamped with the date and the machine.
  *
  *   deno run -A tests/bench/secrets.ts [--spawns N] [--json]
  */
+import { MEASURED, writeMeasurement } from "../../lib/build/doc_pages.ts";
 import { parseArgv } from "../../lib/cli/args.ts";
 import type { RedactRule } from "../../lib/config/types.ts";
 import { ROOT } from "../helpers.ts";
@@ -131,26 +133,22 @@ const result = {
   firstUse: await firstUse(spawns),
 };
 
-if (values.json) console.log(JSON.stringify(result, null, 2));
-else {
-  const { corpus, warmMsPerRedact, firstUse: fresh } = result;
-  const missed = corpus.missedFamilies.length === 0
-    ? "none missed"
-    : `missed in ${corpus.missedFamilies.join(", ")}`;
-  console.log(
-    `secret corpus: recall ${corpus.caught}/${corpus.total} (${corpus.families} families, ${missed}), ` +
-      `false positives ${corpus.falsePositives}/${corpus.ordinary}`,
-  );
-  console.log(
-    `capture path, warm: ${warmMsPerRedact.typical} ms per redact of a typical Bash output (${TYPICAL.length} chars), ` +
-      `${warmMsPerRedact.worst} ms at worst (${WORST.length} chars of key names)`,
-  );
-  console.log(`first use in a fresh process (median of ${spawns}):`);
-  for (const [kind, probe] of Object.entries(fresh)) {
-    console.log(
-      `  ${
-        kind.padEnd(14)
-      } import ${probe.importMs} ms, createRedactor ${probe.createMs} ms, first redact ${probe.redactMs} ms`,
-    );
-  }
-}
+/** The results in Markdown: printed, and written into docs/performance.md. */
+const { corpus, warmMsPerRedact, firstUse: fresh } = result;
+const report = [
+  `- secret corpus: recall ${corpus.caught}/${corpus.total} (${corpus.families} families, ${
+    corpus.missedFamilies.length === 0 ? "none missed" : `missed in ${corpus.missedFamilies.join(", ")}`
+  }), false positives ${corpus.falsePositives}/${corpus.ordinary}`,
+  `- capture path, warm: ${warmMsPerRedact.typical} ms per redact of a typical Bash output (${TYPICAL.length} chars), ` +
+  `${warmMsPerRedact.worst} ms at worst (${WORST.length} chars of key names)`,
+  `- first use in a fresh process (median of ${spawns}):`,
+  ...Object.entries(fresh).map(([kind, probe]) =>
+    `  - ${kind}: import ${probe.importMs} ms, createRedactor ${probe.createMs} ms, first redact ${probe.redactMs} ms`
+  ),
+].join("\n");
+console.log(values.json ? JSON.stringify(result, null, 2) : report);
+await writeMeasurement({
+  id: MEASURED.secrets,
+  body: report,
+  how: `\`deno task bench\` (tests/bench/secrets.ts, ${spawns} fresh processes per first use)`,
+});
