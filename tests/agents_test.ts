@@ -314,6 +314,7 @@ function deps(vars: Record<string, string> = {}): HookDeps {
     os: "linux",
     now: () => 1_000_000,
     elapsed: () => 5,
+    registration: "test",
     indexExists: (name) => name === "gitlab",
     openState: () => Promise.reject(new Error("no state in this test")),
   };

@@ -22,6 +22,7 @@ function deps(
     os: "linux",
     now: () => 1_000_000,
     elapsed: () => 5,
+    registration: "test",
     indexExists: (name) => indexes.includes(name),
     openState: (dir) => {
       opened.push(dir);

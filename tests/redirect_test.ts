@@ -224,12 +224,16 @@ Deno.test("decision: the same call seen again (same tool_use_id) is denied again
   const seenAgain = {
     retryOrRecord(denial: DenialRecord) {
       ids.push(denial.toolUseId);
+      assertEquals(denial.via, "settings");
       return ids.length === 1 ? "recorded" as const : "repeat" as const;
     },
   };
   const cfg = config([gitlab]);
   const decide = () =>
-    decideRedirect(search("gitlab"), "s", cfg, { state: seenAgain }, 0, undefined, "toolu_1");
+    decideRedirect(search("gitlab"), "s", cfg, { state: seenAgain }, 0, undefined, {
+      toolUseId: "toolu_1",
+      via: "settings",
+    });
   const [first, again] = [decide(), decide()];
   assertEquals(ids, ["toolu_1", "toolu_1"]);
   ok(first.action === "deny" && again.action === "deny");

@@ -65,11 +65,12 @@ Deno.test("a denial is taken once by the identical retry in its session, within 
 Deno.test("the hook registered twice: the same tool_use_id is the same call, denied again; a new one is the retry", () =>
   withDir((dir) => {
     const store = new StateStore(openStateDb(dir, "linux"));
-    const call = (at: number, toolUseId: string) => store.retryOrRecord({ ...record("s", at), toolUseId }, 0);
+    const call = (at: number, toolUseId: string, via = "settings") =>
+      store.retryOrRecord({ ...record("s", at), toolUseId, via }, 0);
     assertEquals([call(100, "toolu_a"), call(101, "toolu_a")], ["recorded", "repeat"]);
     assertEquals(store.pending("s", 0).length, 1);
     // The retry passes, and passes again for the second registration; the record is taken.
-    assertEquals([call(200, "toolu_b"), call(201, "toolu_b")], ["retry", "retry"]);
+    assertEquals([call(200, "toolu_b"), call(201, "toolu_b", "plugin")], ["retry", "retry"]);
     assertEquals(store.pending("s", 0).length, 0);
     assertEquals([call(300, "toolu_c"), call(301, "toolu_c")], ["recorded", "repeat"]);
     // A retry without an id takes the record as before.

@@ -6,6 +6,8 @@
  * while a separate file for the state cost every event that needs it about 1 ms.
  */
 import { messageOf } from "../errors.ts";
+import { hash53 } from "../hash.ts";
+import { PROGRAM_ROOT } from "../program.ts";
 import { answeringDatabases, indexesUnder } from "../docs/built_in.ts";
 import { changedLockfile } from "../project/stamp.ts";
 import { createRedactor } from "../capture/redact.ts";
@@ -64,15 +66,22 @@ export interface HookDeps {
   indexExists: (name: string) => boolean;
   /** The project's lockfile when it changed since its dependencies' docs were indexed (asked at SessionStart). */
   changedLockfile: (project: string) => string | undefined;
+  /**
+   * What tells this registration of the hook from another that the agent runs for the same event (settings
+   * and the plugin, or two settings files naming different programs): the plugin it runs for, the program and
+   * its modules. Claude Code runs two identical hook commands once, so identical commands need not differ.
+   */
+  registration: string;
 }
 
 /** The hook's dependencies in the context it runs in: its environment, clocks, state directory and OS. */
-export function hookDeps({ env, os, now, elapsed, stateDir: dir }: CommandContext): HookDeps {
+export function hookDeps({ env, os, now, elapsed, execPath, stateDir: dir }: CommandContext): HookDeps {
   return {
     env,
     os,
     now,
     elapsed,
+    registration: [env("DOCSEARCH_PLUGIN") ?? "", execPath, PROGRAM_ROOT].join("\n"),
     indexExists: indexesUnder(os, dir),
     changedLockfile: (project) => dir === undefined ? undefined : changedLockfile(os, dir, project),
     openState: async (at, options) => (await import("../state/store.ts")).openStateStore(at, os, options),
@@ -173,7 +182,7 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
         stateAccess,
         now,
         redactor.redact,
-        event.toolUseId,
+        { toolUseId: event.toolUseId, via: hash53(`${deps.registration}\n${configFlag ?? ""}`) },
       )
       : undefined;
 

@@ -53,7 +53,8 @@ export function takesRequest(request: WebRequest, config: Config): boolean {
 /**
  * The decision on one web request. `request` in the denial record is what the state keeps for people to
  * read, so it goes through `redact` (the privacy filter) first.
- * `toolUseId` is the agent's id for the call: the same call seen again is denied again, not taken as the retry.
+ * `call` says which call this is (the agent's tool_use_id) and which registration of the hook sees it: the same
+ * call seen again is denied again, not taken as the retry (see StateStore.retryOrRecord).
  */
 export function decideRedirect(
   request: WebRequest,
@@ -62,7 +63,7 @@ export function decideRedirect(
   access: StateAccess,
   now: number,
   redact: (text: string) => string = (text) => text,
-  toolUseId?: string,
+  call: Pick<DenialRecord, "toolUseId" | "via"> = {},
 ): RedirectDecision {
   const matches = matchRequest(request, config.databases);
   if (matches.length === 0) return { action: "allow", why: "no-match" };
@@ -80,7 +81,7 @@ export function decideRedirect(
         request: redact(requestTarget(request)),
         databases: matches.map((m) => m.database.name),
         at: now,
-        ...(toolUseId === undefined ? {} : { toolUseId }),
+        ...call,
       }, now - ttlMs);
       if (outcome === "retry") return { action: "allow", why: "escape-hatch", matches, requestKey };
       repeat = outcome === "repeat";

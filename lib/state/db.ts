@@ -110,6 +110,9 @@ const MIGRATIONS: readonly string[] = [
   // the agent's retry: the denied call's id, and the id of the retry that took the record. NULL on older rows.
   `ALTER TABLE denials ADD COLUMN tool_use_id TEXT;
    ALTER TABLE denials ADD COLUMN retried_by TEXT;`,
+  // Which registration of the hook let the retry through: the retry seen again by another registration passes
+  // again, and seen again by the same one (two identical events at once) is denied, so it opens once.
+  `ALTER TABLE denials ADD COLUMN retried_via TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

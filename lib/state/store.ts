@@ -20,6 +20,11 @@ export interface DenialRecord {
   at: number;
   /** The agent's id for this tool call, where it sends one: the same call seen twice is not a retry. */
   toolUseId?: string;
+  /**
+   * Which registration of the hook sees the call (see HookDeps.registration): the hook registered twice sees
+   * each call once per registration.
+   */
+  via?: string;
 }
 
 export interface SessionTouch {
@@ -168,18 +173,20 @@ export class StateStore {
    * passes), or else records this denial ("recorded"), pruning expired records of every session. Concurrent
    * retries of one denial cannot both take it. The hook registered twice (settings and plugin) sees each call
    * twice, with one tool_use_id: the denied call seen again is "repeat" (denied again, the record kept), and
-   * the retry seen again passes again, as the retry that took the record.
+   * the retry seen again by the other registration passes again, as the retry that took the record. Seen again
+   * by the registration that let it through, it is "repeat": one call is one retry, however often it comes.
    */
   retryOrRecord(denial: DenialRecord, notBefore: number): "retry" | "recorded" | "repeat" {
     const session = sessionKey(denial.sessionId);
     const id = denial.toolUseId ?? null;
+    const via = denial.via ?? null;
     return this.write(() => {
       if (id !== null) {
         const seen = this.db.prepare(
-          `SELECT retried_by = ? AS retry FROM denials
+          `SELECT retried_by = ? AND retried_via IS NOT ? AS retry FROM denials
            WHERE session_id = ? AND request_key = ? AND created_at >= ? AND (tool_use_id = ? OR retried_by = ?)
            LIMIT 1`,
-        ).get(id, session, denial.requestKey, notBefore, id, id) as { retry: number | null } | undefined;
+        ).get(id, via, session, denial.requestKey, notBefore, id, id) as { retry: number | null } | undefined;
         if (seen !== undefined) return seen.retry === 1 ? "retry" : "repeat";
       }
       const oldest = `SELECT id FROM denials WHERE session_id = ? AND request_key = ? AND created_at >= ?
@@ -188,8 +195,10 @@ export class StateStore {
       const taken = id === null
         ? this.db.prepare(`DELETE FROM denials WHERE id = (${oldest}) RETURNING id`)
           .get(session, denial.requestKey, notBefore)
-        : this.db.prepare(`UPDATE denials SET retried_by = ? WHERE id = (${oldest}) RETURNING id`)
-          .get(id, session, denial.requestKey, notBefore);
+        : this.db.prepare(
+          `UPDATE denials SET retried_by = ?, retried_via = ? WHERE id = (${oldest}) RETURNING id`,
+        )
+          .get(id, via, session, denial.requestKey, notBefore);
       if (taken !== undefined) return "retry";
       this.db.prepare("DELETE FROM denials WHERE created_at < ?").run(notBefore);
       this.db.prepare(

@@ -58,13 +58,37 @@ Deno.test("a matching WebSearch is denied with guidance; the identical retry pas
 Deno.test("the hook registered twice sees each call twice: the same tool_use_id is denied twice, a new one passes", async () => {
   await using box = await sandbox();
   await withUserConfig(box);
-  const call = (id: string) => hook(box, event("PreToolUse.WebSearch.json", { tool_use_id: id }));
-  const first = denial((await call("toolu_first")).stdout);
-  assertEquals(denial((await call("toolu_first")).stdout), first);
+  // In settings and as the plugin, whose launcher names it in DOCSEARCH_PLUGIN.
+  const registrations: Record<string, string>[] = [{}, { DOCSEARCH_PLUGIN: "docsearch" }];
+  const call = (id: string, registration: Record<string, string>) =>
+    hook(box, event("PreToolUse.WebSearch.json", { tool_use_id: id }), registration);
+  const [settings, plugin] = registrations;
+  const first = denial((await call("toolu_first", settings)).stdout);
+  denial((await call("toolu_first", plugin)).stdout);
+  assertEquals(denial((await call("toolu_first", settings)).stdout), first);
   // The agent's retry is a new call, seen by both registrations: both let it through.
-  allowed(await call("toolu_retry"));
-  allowed(await call("toolu_retry"));
-  denial((await call("toolu_third")).stdout);
+  allowed(await call("toolu_retry", plugin));
+  allowed(await call("toolu_retry", settings));
+  denial((await call("toolu_third", settings)).stdout);
+});
+
+Deno.test("the same retry arriving twice at once passes once (5 trials)", async () => {
+  await using box = await sandbox();
+  await withUserConfig(box);
+  for (let trial = 0; trial < 5; trial++) {
+    const search = (id: string) =>
+      event("PreToolUse.WebSearch.json", {
+        tool_use_id: id,
+        tool_input: { query: `gitlab runners ${trial}` },
+      });
+    denial((await hook(box, search(`toolu_first_${trial}`))).stdout);
+    const twins = await Promise.all([0, 1].map(() => hook(box, search(`toolu_retry_${trial}`))));
+    assertEquals(
+      twins.map((r) => r.stdout === "" ? "allow" : "deny").sort(),
+      ["allow", "deny"],
+      `trial ${trial}`,
+    );
+  }
 });
 
 Deno.test("a retry after escape_hatch_ttl_seconds is denied again", async () => {
