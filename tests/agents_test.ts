@@ -13,7 +13,7 @@ import { type HookEvent, parseHookEvent } from "../lib/protocol/event.ts";
 import { registrationsFor } from "../lib/protocol/events.ts";
 import { contextOutput, denyOutput } from "../lib/protocol/output.ts";
 import { webRequestFrom } from "../lib/redirect/request.ts";
-import { config, event, readFixture, withDir } from "./helpers.ts";
+import { CLAUDE_ENTRIES, CLAUDE_EVENTS, config, event, readFixture, withDir } from "./helpers.ts";
 
 function parsed(text: string): HookEvent {
   const result = parseHookEvent(text);
@@ -249,15 +249,15 @@ Deno.test("registrationsFor: Gemini CLI's events, tool names and milliseconds, n
 
 Deno.test("registrationsFor: Qwen Code's runtime tool ids, every event, milliseconds it reads the same in every version", () => {
   const registrations = registrationsFor("qwen");
-  assertEquals(registrations.map((r) => r.entry.event), registrationsFor("claude").map((r) => r.event));
+  assertEquals(registrations.map((r) => r.entry.event), CLAUDE_EVENTS);
   for (const r of registrations) {
-    assertEquals(r.entry.timeout, r.timeout * 1000, r.event);
+    assertEquals(r.entry.timeout, CLAUDE_ENTRIES[r.event].timeout * 1000, r.event);
     // Its newer versions read seconds, except for 1000 and more, which keep meaning milliseconds.
     ok(r.entry.timeout >= 1000, r.event);
   }
   assertEquals(
     registrations.filter((r) => r.async).map((r) => r.event),
-    registrationsFor("claude").filter((r) => r.async).map((r) => r.event),
+    CLAUDE_EVENTS.filter((event) => CLAUDE_ENTRIES[event].async),
   );
   const web = registrations.find((r) => r.event === "PreToolUse")!.entry.matcher!.split("|");
   ok(web.includes("web_search") && web.includes("web_fetch"), web.join("|"));

@@ -3,7 +3,10 @@ import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict"
 import { eagerFunctions, EagerTransformError } from "../lib/build/eager.ts";
 import { withDir } from "./helpers.ts";
 
-/** Code as esbuild prints it, using what the rewrite must get right; it leaves its result in globalThis. */
+/**
+ * Code as esbuild prints it, using what the rewrite must get right; it leaves its result in globalThis.__eager
+ * and writes no other global, so that a run cannot read what an earlier one left.
+ */
 const SAMPLE = [
   "#!/usr/bin/env -S deno run -A",
   // Called before its declaration, and a declaration in a function body called before its own.
@@ -15,19 +18,23 @@ const SAMPLE = [
   "var f=e=>e?1:2,g=(e,t)=>({a:e,b:t}),h=async e=>await e,r=/[}/]+/g,q=e=>`${e.map(t=>t*2).join(`${1/2}`)}`;",
   "var pick=e=>e>1?(t=>t+1):t=>t-1;",
   "var obj={m(e){return e+1},k:function(e){return e*3},n:(e)=>e};",
-  "if(early){function blockScoped(){return 7}globalThis.block=blockScoped()}",
+  "var block;if(early){function blockScoped(){return 7}block=blockScoped()}",
   "var cls=class extends Error{name='X';m(){return(e=>e+1)(1)}};",
   "var s=`a${`b${'c'}`}d`;",
   "globalThis.__eager={early,f:[f(0),f(1)],g:g(1,2),r:'a}}/b'.replace(r,'-'),q:q([1,2]),pick:[pick(2)(1),pick(0)(1)],",
-  "obj:[obj.m(1),obj.k(2),obj.n(3)],block:globalThis.block,cls:new cls().m(),s,gen:[...gen()],names:[later.name,fetchIt.name,f.name],",
+  "obj:[obj.m(1),obj.k(2),obj.n(3)],block,cls:new cls().m(),s,gen:[...gen()],names:[later.name,fetchIt.name,f.name],",
   "h:await h(5),fetched:await fetchIt(6),div:4/2/1};",
 ].join("\n");
 
+/** What `code` leaves in globalThis.__eager, run as a module; cleared first, so it is this run's or none. */
 async function run(code: string, dir: string, name: string): Promise<unknown> {
   const file = `${dir}/${name}.js`;
   await Deno.writeTextFile(file, code);
+  const global = globalThis as { __eager?: unknown };
+  delete global.__eager;
   await import(`file://${file}`);
-  return (globalThis as { __eager?: unknown }).__eager;
+  ok("__eager" in global, `${name}.js did not set globalThis.__eager`);
+  return global.__eager;
 }
 
 Deno.test("eagerFunctions: the rewritten code does what the original does", async () => {

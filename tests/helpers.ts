@@ -8,16 +8,53 @@ import {
   DEFAULT_FETCH_TOOLS,
 } from "../lib/config/types.ts";
 import { fileUrlPath } from "../lib/paths.ts";
-import { registrationsFor } from "../lib/protocol/events.ts";
 
 /** The checkout, with a trailing separator; a real path on Windows too (no "/C:/", no %20). */
 export const ROOT = fileUrlPath(new URL("../", import.meta.url), Deno.build.os);
 export const fixture = (path: string): string => `${ROOT}fixtures/${path}`;
 export const readFixture = (path: string): string => Deno.readTextFileSync(fixture(path));
 
-/** The events install registers for each agent, from the event table. */
-export const CLAUDE_EVENTS: readonly string[] = registrationsFor("claude").map((r) => r.event);
-export const RIPPERDOC_EVENTS: readonly string[] = registrationsFor("ripperdoc").map((r) => r.event);
+/** What install writes for one event: its handler's matcher, timeout (seconds) and `async`. */
+export interface Entry {
+  matcher?: string;
+  timeout: number;
+  async?: true;
+}
+
+/**
+ * What install must write for Claude Code, in the order it writes it, pinned here rather than read from the
+ * event table, so that a wrong table fails the tests. PreToolUse on the web tools, Bash and the MCP page tools
+ * under any server name. The agent waits for the answers (deny, context), and for the end of a turn, a subagent
+ * or the session, which `claude -p` would kill in the background as it exits: 10 s, SessionEnd within the 1.5 s
+ * Claude Code gives all SessionEnd hooks. The rest record in the background, 30 s.
+ */
+export const PAGE_TOOLS_MATCHER = "WebSearch|WebFetch|Bash|^mcp__.*__fetch$|^mcp__.*__fetch_html$|" +
+  "^mcp__.*__fetch_markdown$|^mcp__.*__fetch_txt$|^mcp__.*__browser_navigate$|^mcp__.*__puppeteer_navigate$|" +
+  "^mcp__.*__navigate_page$|^mcp__.*__new_page$|^mcp__.*__firecrawl_scrape$";
+export const CLAUDE_ENTRIES: Readonly<Record<string, Entry>> = {
+  PreToolUse: { matcher: PAGE_TOOLS_MATCHER, timeout: 10 },
+  UserPromptSubmit: { timeout: 10 },
+  SessionStart: { timeout: 10 },
+  PostToolUse: { matcher: "*", timeout: 30, async: true },
+  PostToolUseFailure: { matcher: "*", timeout: 30, async: true },
+  Stop: { timeout: 10 },
+  SubagentStop: { timeout: 10 },
+  PreCompact: { timeout: 30, async: true },
+  SessionEnd: { timeout: 1 },
+};
+
+/** The events install registers for each agent, in its order; Ripperdoc has no PostToolUseFailure. */
+export const CLAUDE_EVENTS: readonly string[] = Object.keys(CLAUDE_ENTRIES);
+export const RIPPERDOC_EVENTS: readonly string[] = [
+  "PreToolUse",
+  "UserPromptSubmit",
+  "SessionStart",
+  "PostToolUse",
+  "Stop",
+  "SubagentStop",
+  "PreCompact",
+  "SessionEnd",
+];
 
 /** Whether anything (a dangling link too) stands at `path`. */
 export async function exists(path: string): Promise<boolean> {

@@ -21,9 +21,8 @@ import {
 } from "../lib/install/settings.ts";
 import { agentSlashCommandFiles, isOurFile } from "../lib/install/slash_commands.ts";
 import type { Env } from "../lib/paths.ts";
-import { registrationsFor } from "../lib/protocol/events.ts";
 import { machine, tree } from "./command_context.ts";
-import { backupsOf, listDir } from "./helpers.ts";
+import { backupsOf, CLAUDE_EVENTS, listDir } from "./helpers.ts";
 
 const envOf = (vars: Record<string, string>): Env => (name) => vars[name];
 const COMMAND = "/home/me/.local/bin/docsearch-hook hook";
@@ -120,7 +119,14 @@ Deno.test("withRegistration: Gemini CLI's 6 events beside everything else in its
   const found = registrationsIn(merge.settings);
   assertEquals(
     found.map((entry) => [entry.event, entry.timeout, entry.async]),
-    registrationsFor("gemini").map((r) => [r.entry.event, r.entry.timeout, undefined]),
+    [
+      ["BeforeTool", 10_000, undefined],
+      ["BeforeAgent", 10_000, undefined],
+      ["SessionStart", 10_000, undefined],
+      ["AfterTool", 30_000, undefined],
+      ["AfterAgent", 10_000, undefined],
+      ["SessionEnd", 1_000, undefined],
+    ],
   );
   const web = found.find((entry) => entry.event === "BeforeTool")!;
   match(web.matcher!, /(^|\|)google_web_search(\||$)/);
@@ -133,7 +139,7 @@ Deno.test("withRegistration: Gemini CLI's 6 events beside everything else in its
 
 Deno.test("withRegistration: Qwen Code gets Claude Code's events with its tool names, timeouts in ms and async capture", () => {
   const found = registrationsIn(withRegistration({}, COMMAND, "qwen").settings);
-  assertEquals(found.map((entry) => entry.event), registrationsFor("claude").map((r) => r.event));
+  assertEquals(found.map((entry) => entry.event), CLAUDE_EVENTS);
   const byEvent = Object.fromEntries(found.map((entry) => [entry.event, entry]));
   assertEquals([byEvent.PostToolUse.async, byEvent.PostToolUse.timeout], [true, 30_000]);
   assertEquals([byEvent.Stop.async, byEvent.SessionEnd.timeout], [undefined, 1_000]);
@@ -291,7 +297,7 @@ Deno.test("install --agent qwen --scope project; neither Qwen Code nor Gemini CL
   await using m = await machine();
   assertEquals(install({ values: { agent: "qwen", scope: "project" } }, m.context()), 0);
   const project = JSON.parse(await Deno.readTextFile(`${m.project}/.qwen/settings.json`));
-  assertEquals(registrationsIn(project).length, registrationsFor("qwen").length);
+  assertEquals(registrationsIn(project).length, CLAUDE_EVENTS.length);
   assertEquals(await listDir(`${m.project}/.qwen/commands/docsearch`), [
     "disable.md",
     "enable.md",

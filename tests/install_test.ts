@@ -25,7 +25,7 @@ import { commandLine, shellWords } from "../lib/install/shell.ts";
 /** Just the words, without the spans and the compound flag. */
 const wordsOf = (line: string): string[] => [...shellWords(line)];
 import { baseName, dirName, type Env, resolvePath } from "../lib/paths.ts";
-import { runProgram } from "./helpers.ts";
+import { CLAUDE_ENTRIES, type Entry, PAGE_TOOLS_MATCHER, runProgram } from "./helpers.ts";
 
 const envOf = (vars: Record<string, string>): Env => (name) => vars[name];
 
@@ -355,33 +355,6 @@ function handlersOf(settings: Settings, command: string) {
     )
   );
 }
-
-interface Entry {
-  matcher?: string;
-  timeout: number;
-  async?: true;
-}
-
-/**
- * What install must write for Claude Code, pinned here rather than read from the event table. The agent waits
- * for the answers (deny, context), and for the end of a turn, a subagent or the session, which `claude -p`
- * would kill in the background as it exits: 10 s, SessionEnd within the 1.5 s Claude Code gives all SessionEnd
- * hooks. The rest record in the background, 30 s.
- */
-const PAGE_TOOLS_MATCHER = "WebSearch|WebFetch|Bash|^mcp__.*__fetch$|^mcp__.*__fetch_html$|" +
-  "^mcp__.*__fetch_markdown$|^mcp__.*__fetch_txt$|^mcp__.*__browser_navigate$|^mcp__.*__puppeteer_navigate$|" +
-  "^mcp__.*__navigate_page$|^mcp__.*__new_page$|^mcp__.*__firecrawl_scrape$";
-const CLAUDE_ENTRIES: Record<string, Entry> = {
-  PreToolUse: { matcher: PAGE_TOOLS_MATCHER, timeout: 10 },
-  UserPromptSubmit: { timeout: 10 },
-  SessionStart: { timeout: 10 },
-  PostToolUse: { matcher: "*", timeout: 30, async: true },
-  PostToolUseFailure: { matcher: "*", timeout: 30, async: true },
-  Stop: { timeout: 10 },
-  SubagentStop: { timeout: 10 },
-  PreCompact: { timeout: 30, async: true },
-  SessionEnd: { timeout: 1 },
-};
 
 /** Ripperdoc has no PostToolUseFailure, and runs every hook in turn. */
 const entriesFor = (agent: Agent): Record<string, Entry> =>

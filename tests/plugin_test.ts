@@ -1,6 +1,6 @@
 /**
- * The Claude Code plugin's files against the documented shapes of a plugin (manifest, hooks, commands) and a
- * marketplace; that they are what lib/build/plugin.ts generates; the name the built-in search has in each
+ * The Claude Code plugin's files against Claude Code's documented format of a plugin (manifest, hooks,
+ * commands) and a marketplace, and against what they must say; that they are what lib/build/plugin.ts generates; the name the built-in search has in each
  * agent; how install and doctor see an enabled plugin. The launcher and real Claude Code: e2e/plugin_test.ts.
  */
 import { deepStrictEqual as assertEquals, match, ok, throws } from "node:assert/strict";
@@ -17,13 +17,7 @@ import {
   withBuiltInTool,
 } from "../lib/docs/built_in.ts";
 import { type FileFacts, mcpChecks, registrationChecks, type SettingsFile } from "../lib/doctor/checks.ts";
-import {
-  type EnabledPlugin,
-  enabledPlugin,
-  installedPluginsPath,
-  MARKETPLACE_NAME,
-  PLUGIN_ID,
-} from "../lib/install/plugin.ts";
+import { type EnabledPlugin, enabledPlugin, installedPluginsPath, PLUGIN_ID } from "../lib/install/plugin.ts";
 import {
   formatSettings,
   hookCommand,
@@ -32,12 +26,16 @@ import {
   withRegistration,
 } from "../lib/install/settings.ts";
 import { VERSION } from "../lib/version.ts";
-import { config, database, ROOT } from "./helpers.ts";
+import { CLAUDE_ENTRIES, config, database, ROOT } from "./helpers.ts";
 
 const read = (path: string) => Deno.readTextFileSync(`${ROOT}${path}`);
 const readJson = (path: string): unknown => JSON.parse(read(path));
 
-// ---- the documented shapes ---------------------------------------------------------------------------------
+// ---- Claude Code's format ----------------------------------------------------------------------------------
+// As Claude Code's plugin, marketplace and hooks references document it, written from them and not from what
+// lib/build/plugin.ts writes: the fields they allow, with their types, and as required only what they require.
+// A field they do not name is refused: in a generated file it is a misspelt one. The real Claude Code's
+// `claude plugin validate --strict` runs in e2e/plugin_test.ts.
 
 /** Plugin and marketplace names: kebab-case for a plugin; letters, digits, `.`, `_`, `-` for a marketplace. */
 const pluginName = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/);
@@ -62,68 +60,131 @@ const RESERVED = [
 /** Component paths are relative to the plugin's root and start with `./`. */
 const relativePath = z.string().regex(/^\.\/(?!.*\.\.)/);
 const pathOrPaths = z.union([relativePath, z.array(relativePath)]);
-
-const stdioServer = z.strictObject({
-  type: z.literal("stdio").optional(),
-  command: z.string().min(1),
-  args: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
+const semver = z.string().regex(/^\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/);
+const person = z.strictObject({
+  name: z.string().min(1),
+  email: z.string().optional(),
+  url: z.url().optional(),
 });
 
-const manifestSchema = z.strictObject({
-  name: pluginName,
-  version: z.string().regex(/^\d+\.\d+\.\d+([-+][0-9A-Za-z.-]+)?$/),
-  description: z.string().min(1),
-  author: z.strictObject({ name: z.string().min(1), email: z.string().optional(), url: z.url().optional() }),
-  homepage: z.url(),
-  repository: z.url(),
-  keywords: z.array(z.string()),
-  commands: pathOrPaths.optional(),
-  hooks: pathOrPaths.optional(),
-  mcpServers: z.record(z.string(), stdioServer),
-});
+const mcpServer = z.union([
+  z.strictObject({
+    type: z.literal("stdio").optional(),
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional(),
+  }),
+  z.strictObject({
+    type: z.enum(["http", "sse"]),
+    url: z.url(),
+    headers: z.record(z.string(), z.string()).optional(),
+  }),
+]);
 
-const marketplaceSchema = z.strictObject({
-  name: marketplaceName.refine((name) => !RESERVED.includes(name) && !name.startsWith("claudeai-")),
-  owner: z.strictObject({ name: z.string().min(1), email: z.string().optional(), url: z.url().optional() }),
-  description: z.string().min(1),
-  plugins: z.array(z.strictObject({
-    name: pluginName,
-    // A relative source resolves from the marketplace's root: "./" is the root itself.
-    source: relativePath,
-    description: z.string().min(1),
-    category: z.string().optional(),
-  })).min(1),
-});
-
-/** Claude Code's hook events (those a plugin's hooks.json may name). */
+/** Claude Code's hook events: those a hooks file may name. */
 const CLAUDE_HOOK_EVENTS = [
+  "Setup",
+  "SessionStart",
+  "UserPromptSubmit",
+  "UserPromptExpansion",
   "PreToolUse",
+  "PermissionRequest",
+  "PermissionDenied",
   "PostToolUse",
   "PostToolUseFailure",
+  "PostToolBatch",
   "Notification",
-  "UserPromptSubmit",
-  "SessionStart",
-  "SessionEnd",
-  "Stop",
+  "SubagentStart",
   "SubagentStop",
+  "TaskCreated",
+  "TaskCompleted",
+  "Stop",
+  "StopFailure",
+  "TeammateIdle",
+  "InstructionsLoaded",
+  "ConfigChange",
+  "CwdChanged",
+  "FileChanged",
+  "WorktreeCreate",
+  "WorktreeRemove",
   "PreCompact",
+  "PostCompact",
+  "Elicitation",
+  "ElicitationResult",
+  "SessionEnd",
 ] as const;
+
+/** A command handler as the reference gives its fields; the other kinds (prompt, agent, http) by their type. */
+const hookHandler = z.union([
+  z.strictObject({
+    type: z.literal("command"),
+    command: z.string().min(1),
+    timeout: z.number().positive().optional(),
+    async: z.boolean().optional(),
+    statusMessage: z.string().optional(),
+    once: z.boolean().optional(),
+  }),
+  z.looseObject({ type: z.enum(["prompt", "agent", "http"]) }),
+]);
 
 const hooksSchema = z.strictObject({
   description: z.string().optional(),
   hooks: z.partialRecord(
     z.enum(CLAUDE_HOOK_EVENTS),
-    z.array(z.strictObject({
-      matcher: z.string().optional(),
-      hooks: z.array(z.strictObject({
-        type: z.literal("command"),
-        command: z.string().min(1),
-        timeout: z.number().positive().optional(),
-        async: z.boolean().optional(),
-      })).min(1),
-    })),
+    z.array(z.strictObject({ matcher: z.string().optional(), hooks: z.array(hookHandler).min(1) })),
   ),
+});
+
+/** Only the name is required; a component field is a path (or paths) instead of the default folder, or inline. */
+const manifestSchema = z.strictObject({
+  name: pluginName,
+  version: semver.optional(),
+  description: z.string().optional(),
+  author: person.optional(),
+  homepage: z.url().optional(),
+  repository: z.url().optional(),
+  license: z.string().optional(),
+  keywords: z.array(z.string()).optional(),
+  commands: pathOrPaths.optional(),
+  agents: pathOrPaths.optional(),
+  skills: pathOrPaths.optional(),
+  outputStyles: pathOrPaths.optional(),
+  hooks: z.union([pathOrPaths, hooksSchema]).optional(),
+  mcpServers: z.union([pathOrPaths, z.record(z.string(), mcpServer)]).optional(),
+  lspServers: z.union([pathOrPaths, z.record(z.string(), z.looseObject({ command: z.string().min(1) }))])
+    .optional(),
+});
+
+/** A plugin's source: a path from the marketplace's root ("./" is the root itself), or where to fetch it. */
+const pluginSource = z.union([
+  relativePath,
+  z.looseObject({ source: z.enum(["github", "url", "git-subdir", "npm", "pip"]) }),
+]);
+
+const marketplaceSchema = z.strictObject({
+  name: marketplaceName.refine((name) => !RESERVED.includes(name) && !name.startsWith("claudeai-")),
+  owner: person,
+  description: z.string().optional(),
+  metadata: z.strictObject({
+    description: z.string().optional(),
+    version: z.string().optional(),
+    pluginRoot: z.string().optional(),
+  }).optional(),
+  plugins: z.array(z.strictObject({
+    name: pluginName,
+    source: pluginSource,
+    description: z.string().optional(),
+    version: semver.optional(),
+    author: person.optional(),
+    homepage: z.url().optional(),
+    repository: z.url().optional(),
+    license: z.string().optional(),
+    keywords: z.array(z.string()).optional(),
+    category: z.string().optional(),
+    tags: z.array(z.string()).optional(),
+    strict: z.boolean().optional(),
+  })),
 });
 
 /** A command file: YAML frontmatter of `key: value` lines, then the prompt. */
@@ -139,39 +200,59 @@ function frontmatter(text: string): Record<string, string> {
   );
 }
 
-Deno.test("the plugin's manifest, marketplace, hooks and commands have the documented shapes", () => {
-  const manifest = manifestSchema.parse(readJson(".claude-plugin/plugin.json"));
-  const marketplace = marketplaceSchema.parse(readJson(".claude-plugin/marketplace.json"));
-  const hooks = hooksSchema.parse(readJson("hooks/hooks.json"));
+// ---- the plugin ----------------------------------------------------------------------------------------------
+
+/** The launcher as the plugin's hooks and commands run it: the plugin's own files use `sh`. */
+const LAUNCHER = 'sh "${CLAUDE_PLUGIN_ROOT}/bin/docsearch-hook"';
+
+Deno.test("the plugin's manifest, marketplace, hooks and commands are in Claude Code's format", () => {
+  manifestSchema.parse(readJson(".claude-plugin/plugin.json"));
+  marketplaceSchema.parse(readJson(".claude-plugin/marketplace.json"));
+  hooksSchema.parse(readJson("hooks/hooks.json"));
+  for (const name of [...Deno.readDirSync(`${ROOT}commands`)].map((entry) => entry.name)) {
+    ok(frontmatter(read(`commands/${name}`)).description, name);
+  }
+});
+
+Deno.test("the plugin is docsearch@docsearch-hook, this repository's root, with its MCP server", () => {
+  const manifest = readJson(".claude-plugin/plugin.json") as Record<string, unknown>;
+  const marketplace = readJson(".claude-plugin/marketplace.json") as {
+    name: string;
+    plugins: { name: string; source: string }[];
+  };
   // The marketplace is this repository, whose root is the plugin: install.sh is then inside the plugin.
   assertEquals([marketplace.name, marketplace.plugins.map((p) => [p.name, p.source])], [
-    MARKETPLACE_NAME,
-    [[PLUGIN_NAME, "./"]],
+    "docsearch-hook",
+    [["docsearch", "./"]],
   ]);
-  assertEquals(manifest.name, PLUGIN_NAME);
-  assertEquals(PLUGIN_ID, `${manifest.name}@${marketplace.name}`);
-  for (const [name, server] of Object.entries(manifest.mcpServers)) {
-    assertEquals([name, server.command, server.args], [SERVER_NAME, "sh", [
-      "${CLAUDE_PLUGIN_ROOT}/bin/docsearch-hook",
-      "mcp",
-    ]]);
-  }
-  const commands = Object.values(hooks.hooks).flat().flatMap((group) => group.hooks.map((h) => h.command));
-  ok(commands.length > 0);
-  for (const command of commands) assertEquals(command, 'sh "${CLAUDE_PLUGIN_ROOT}/bin/docsearch-hook" hook');
-  assertEquals(hooks.hooks.PreToolUse?.length, 1);
+  assertEquals([manifest.name, PLUGIN_ID], ["docsearch", "docsearch@docsearch-hook"]);
+  assertEquals(manifest.mcpServers, {
+    docsearch: { command: "sh", args: ["${CLAUDE_PLUGIN_ROOT}/bin/docsearch-hook", "mcp"] },
+  });
+});
 
+Deno.test("the plugin's hooks are install's registrations for Claude Code, run by the launcher", () => {
+  const hooks = readJson("hooks/hooks.json") as { hooks: unknown };
+  assertEquals(
+    hooks.hooks,
+    Object.fromEntries(
+      Object.entries(CLAUDE_ENTRIES).map(([event, { matcher, ...handler }]) => [event, [{
+        ...(matcher === undefined ? {} : { matcher }),
+        hooks: [{ type: "command", command: `${LAUNCHER} hook`, ...handler }],
+      }]]),
+    ),
+  );
+});
+
+Deno.test("the plugin's commands run the launcher with the plugin's data folder", () => {
   const names = [...Deno.readDirSync(`${ROOT}commands`)].map((entry) => entry.name).sort();
   assertEquals(names, ["disable.md", "enable.md", "status.md"]);
   for (const name of names) {
     const text = read(`commands/${name}`);
-    const fields = frontmatter(text);
     const command = name.slice(0, -3);
-    ok(fields.description.length > 0);
     // Claude Code exports neither folder to a command's `!` line: the data folder is passed on in it.
-    const launcher =
-      'CLAUDE_PLUGIN_DATA="${CLAUDE_PLUGIN_DATA}" sh "${CLAUDE_PLUGIN_ROOT}/bin/docsearch-hook"';
-    assertEquals(fields["allowed-tools"], `Bash(${launcher} ${command}:*)`);
+    const launcher = `CLAUDE_PLUGIN_DATA="\${CLAUDE_PLUGIN_DATA}" ${LAUNCHER}`;
+    assertEquals(frontmatter(text)["allowed-tools"], `Bash(${launcher} ${command}:*)`);
     ok(text.includes(`\n!\`${launcher} ${command} --slash `), text);
     ok(
       !text.includes("written by docsearch-hook install"),
@@ -180,17 +261,37 @@ Deno.test("the plugin's manifest, marketplace, hooks and commands have the docum
   }
 });
 
-Deno.test("the schemas refuse what the reference refuses", () => {
+/** Where a zod issue is: for a field the schema does not know, that field. */
+const issueAt = (issue: z.core.$ZodIssue) =>
+  [...issue.path, ...(issue.code === "unrecognized_keys" ? issue.keys : [])].join(".");
+
+/** Asserts that `schema` refuses `value` for what is at `path`, and for nothing else. */
+function refusedAt(schema: z.ZodType, value: unknown, path: string): void {
+  throws(() => schema.parse(value), (error: unknown) => {
+    ok(error instanceof z.ZodError, String(error));
+    assertEquals([...new Set(error.issues.map(issueAt))], [path], error.message);
+    return true;
+  });
+}
+
+Deno.test("the format refuses, for the field at fault, what Claude Code's reference refuses", () => {
   const manifest = readJson(".claude-plugin/plugin.json") as Record<string, unknown>;
-  throws(() => manifestSchema.parse({ ...manifest, name: "Docs Search" }));
-  throws(() => manifestSchema.parse({ ...manifest, keywords: "docs" }));
-  throws(() => manifestSchema.parse({ ...manifest, hooks: "hooks/hooks.json" }), "a path must start with ./");
-  const marketplace = readJson(".claude-plugin/marketplace.json") as Record<string, unknown>;
-  throws(() => marketplaceSchema.parse({ ...marketplace, name: "claude-plugins-official" }));
-  throws(() => marketplaceSchema.parse({ ...marketplace, owner: "me" }));
-  throws(() => marketplaceSchema.parse({ ...marketplace, plugins: [{ name: "docsearch", source: "../x" }] }));
-  throws(() => hooksSchema.parse({ hooks: { PreToolUse: [{ matcher: 3, hooks: [] }] } }));
-  throws(() => hooksSchema.parse({ hooks: { WebSearch: [] } }));
+  refusedAt(manifestSchema, { ...manifest, name: "Docs Search" }, "name");
+  refusedAt(manifestSchema, { ...manifest, keywords: "docs" }, "keywords");
+  refusedAt(manifestSchema, { ...manifest, hooks: "hooks/hooks.json" }, "hooks");
+  refusedAt(manifestSchema, { ...manifest, mcpServer: {} }, "mcpServer");
+  const marketplace = readJson(".claude-plugin/marketplace.json") as { plugins: unknown[] };
+  refusedAt(marketplaceSchema, { ...marketplace, name: "claude-plugins-official" }, "name");
+  refusedAt(marketplaceSchema, { ...marketplace, owner: "me" }, "owner");
+  refusedAt(
+    marketplaceSchema,
+    { ...marketplace, plugins: [{ ...marketplace.plugins[0] as object, source: "../x" }] },
+    "plugins.0.source",
+  );
+  refusedAt(hooksSchema, {
+    hooks: { PreToolUse: [{ matcher: 3, hooks: [{ type: "command", command: "x" }] }] },
+  }, "hooks.PreToolUse.0.matcher");
+  refusedAt(hooksSchema, { hooks: { WebSearch: [] } }, "hooks.WebSearch");
 });
 
 Deno.test("the plugin's files are what lib/build/plugin.ts generates: run it when this fails", () => {
@@ -198,13 +299,10 @@ Deno.test("the plugin's files are what lib/build/plugin.ts generates: run it whe
   for (const file of pluginFiles(launcher)) {
     assertEquals(read(file.path), file.text, `${file.path} is out of date: deno run -A lib/build/plugin.ts`);
   }
-  // Each generated part, checked on its own as well, so that a wrong generator cannot pass by itself.
+  // What the generator pins, checked on its own too, so that a wrong generator cannot pass by itself.
   match(launcher, new RegExp(`^VERSION=${VERSION.replaceAll(".", "\\.")}$`, "m"));
-  match(launcher, new RegExp(`^DOCSEARCH_PLUGIN=${PLUGIN_NAME}$`, "m"));
+  match(launcher, /^DOCSEARCH_PLUGIN=docsearch$/m);
   assertEquals((readJson(".claude-plugin/plugin.json") as { version: string }).version, VERSION);
-  const hooks = readJson("hooks/hooks.json") as { hooks: unknown };
-  const command = 'sh "${CLAUDE_PLUGIN_ROOT}/bin/docsearch-hook" hook';
-  assertEquals(hooks.hooks, withRegistration({}, command, "claude").settings.hooks);
   // Executable, for a Bash tool that finds it on PATH (the plugin's bin/); the plugin's own files use `sh`.
   if (Deno.build.os !== "windows") ok((Deno.statSync(`${ROOT}${LAUNCHER_PATH}`).mode! & 0o111) !== 0);
 });

@@ -7,7 +7,7 @@ import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { DEFAULT_FETCH_TOOLS } from "../lib/config/types.ts";
 import { urlPath } from "../lib/match/domains.ts";
 import { matchRequest } from "../lib/match/match.ts";
-import { EVENTS, registrationsFor } from "../lib/protocol/events.ts";
+import { registrationsFor } from "../lib/protocol/events.ts";
 import { buildDenial, takesRequest } from "../lib/redirect/decide.ts";
 import { localQuery } from "../lib/redirect/guidance.ts";
 import {
@@ -18,7 +18,7 @@ import {
   webRequestFrom,
 } from "../lib/redirect/request.ts";
 import { shellFetchUrls } from "../lib/redirect/shell_fetch.ts";
-import { config, database, readFixture } from "./helpers.ts";
+import { config, database, PAGE_TOOLS_MATCHER, readFixture } from "./helpers.ts";
 
 const gitlab = database({
   name: "gitlab",
@@ -324,8 +324,8 @@ Deno.test("the guidance for a page read in Bash or by an MCP tool: why, which to
 });
 
 Deno.test("install's PreToolUse matcher covers Bash, the web tools and every default fetch tool, and no other tool", () => {
-  const matcher = EVENTS.PreToolUse.registered.matcher;
-  assertEquals(registrationsFor("claude").find((r) => r.event === "PreToolUse")?.matcher, matcher);
+  const matcher = registrationsFor("claude").find((r) => r.event === "PreToolUse")!.matcher!;
+  assertEquals(matcher, PAGE_TOOLS_MATCHER);
   // As Claude Code tests a regex matcher (unanchored), and as doctor reads one (whole name).
   const agent = new RegExp(matcher);
   const whole = new RegExp(`^(?:${matcher})$`);

@@ -6,6 +6,19 @@ import { sessionKey } from "../lib/state/session_key.ts";
 import { latestSessionIn, sessionById, sessionsByPrefix } from "../lib/state/sessions.ts";
 import { withDir } from "./helpers.ts";
 
+/** Asserts that `fn` throws a `type` whose message has `fragment` in it. */
+function throwsWith(
+  fn: () => unknown,
+  type: abstract new (...args: never[]) => Error,
+  fragment: string,
+): void {
+  throws(fn, (error: unknown) => {
+    ok(error instanceof type, `not a ${type.name}: ${String(error)}`);
+    ok(error.message.includes(fragment), `no "${fragment}" in: ${error.message}`);
+    return true;
+  });
+}
+
 const record = (sessionId: string, at: number, request = "gitlab runners") => ({
   sessionId,
   requestKey: `key:${request}`,
@@ -35,7 +48,7 @@ Deno.test("a database from a newer docsearch-hook is refused, not clobbered", ()
     const raw = new DatabaseSync(stateDbPath(dir, "linux"));
     raw.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
-    throws(() => openStateDb(dir, "linux"), StateSchemaTooNewError);
+    throwsWith(() => openStateDb(dir, "linux"), StateSchemaTooNewError, "upgrade docsearch-hook");
     const after = new DatabaseSync(stateDbPath(dir, "linux"));
     assertEquals({ ...after.prepare("PRAGMA user_version").get() }, { user_version: SCHEMA_VERSION + 1 });
     after.close();
@@ -44,8 +57,13 @@ Deno.test("a database from a newer docsearch-hook is refused, not clobbered", ()
 Deno.test("state cannot be opened where a file stands in place of the directory", () =>
   withDir((dir) => {
     Deno.writeTextFileSync(`${dir}/file`, "");
-    throws(() => openStateDb(`${dir}/file`, "linux"));
-    throws(() => openStateDb(`${dir}/file/sub`, "linux"));
+    // A POSIX system stops at the database's path through the file; Windows finds no such path there, and
+    // then cannot make the directory where the file is.
+    const [type, fragment] = Deno.build.os === "windows"
+      ? [Deno.errors.AlreadyExists, "(os error 183)"]
+      : [Deno.errors.NotADirectory, "Not a directory"];
+    throwsWith(() => openStateDb(`${dir}/file`, "linux"), type, fragment);
+    throwsWith(() => openStateDb(`${dir}/file/sub`, "linux"), type, fragment);
   }));
 
 Deno.test("a denial is taken once by the identical retry in its session, within the TTL window", () =>
@@ -151,7 +169,7 @@ Deno.test("a failed write leaves no transaction open", () =>
   withDir((dir) => {
     const store = new StateStore(openStateDb(dir, "linux"));
     store.db.exec("DROP TABLE denials");
-    throws(() => store.retryOrRecord(record("s", 1), 0));
+    throwsWith(() => store.retryOrRecord(record("s", 1), 0), Error, "no such table: denials");
     assertEquals(store.db.isTransaction, false);
   }));
 

@@ -7,7 +7,7 @@
  * Plain data and small functions: the hook runs this on every event.
  */
 import type { Env } from "../paths.ts";
-import type { Agent, EventName } from "./events.ts";
+import type { Agent, EventName } from "./names.ts";
 import type { HookOutput } from "./output.ts";
 
 export interface Dialect {

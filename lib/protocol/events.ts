@@ -5,9 +5,10 @@
  * agents name them is in agents.ts. Plain data but for that: the hook reads it on every event.
  */
 import { agentEventName, agentMatcher, DIALECTS } from "./agents.ts";
+import { type Agent, AGENTS, type EventName } from "./names.ts";
 
-export const AGENTS = ["claude", "ripperdoc", "gemini", "qwen"] as const;
-export type Agent = typeof AGENTS[number];
+// The table's readers name the agents by these, as its rows' `agents` and BACKGROUND_HOOKS do.
+export { type Agent, AGENTS };
 
 /**
  * Whether the agent can run a hook in the background (`"async": true`); Ripperdoc and Gemini CLI run every
@@ -110,9 +111,7 @@ export const EVENTS = {
   SessionEnd: { captured: true, sync: true, registered: { timeout: 1 } },
   // An agent runs a hook in turn unless told otherwise.
   Notification: { captured: false, sync: true },
-} as const satisfies Record<string, EventSpec>;
-
-export type EventName = keyof typeof EVENTS;
+} as const satisfies Record<EventName, EventSpec>;
 
 /** The event's row; undefined for an event the hook does not know (nor "toString" and the like). */
 export function eventSpec(name: string): EventSpec | undefined {

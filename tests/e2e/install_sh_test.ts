@@ -5,8 +5,8 @@
  * machine's target name, so install.sh's own detection has to pick it.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { registrationsFor } from "../../lib/protocol/events.ts";
 import {
+  CLAUDE_ENTRIES,
   CLAUDE_EVENTS,
   type CliResult,
   exists,
@@ -242,7 +242,7 @@ Deno.test({
         1,
         `${event} should have one docsearch-hook entry: ${JSON.stringify(groups)}`,
       );
-      assertEquals(ours[0].matcher, registrationsFor("claude").find((r) => r.event === event)?.matcher);
+      assertEquals(ours[0].matcher, CLAUDE_ENTRIES[event].matcher, event);
     }
     assertEquals(
       settings.hooks.PreToolUse.filter((group: HookGroup) => group.matcher === "Bash"),

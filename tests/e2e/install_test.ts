@@ -6,7 +6,6 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { NEXT_STEP } from "../../lib/docs/built_in.ts";
 import { shellWords } from "../../lib/install/shell.ts";
-import { EVENTS } from "../../lib/protocol/events.ts";
 import { tree } from "../command_context.ts";
 import {
   backupsOf,
@@ -15,6 +14,7 @@ import {
   exists,
   fixture,
   listDir,
+  PAGE_TOOLS_MATCHER,
   RIPPERDOC_EVENTS,
   ROOT,
   runCli,
@@ -98,7 +98,7 @@ async function registered(path: string, agent: "claude" | "ripperdoc", words = H
     [...agent === "claude" ? CLAUDE_EVENTS : RIPPERDOC_EVENTS].sort(),
   );
   const pre = found.find((f) => f.event === "PreToolUse")!;
-  assertEquals([pre.group.matcher, pre.handler.timeout], [EVENTS.PreToolUse.registered.matcher, 10]);
+  assertEquals([pre.group.matcher, pre.handler.timeout], [PAGE_TOOLS_MATCHER, 10]);
   assertEquals(found.find((f) => f.event === "SessionStart")!.group.matcher, undefined);
   for (const f of found) {
     assertEquals(f.handler.type, "command");
