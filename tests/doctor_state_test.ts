@@ -4,6 +4,7 @@ import { DatabaseSync } from "node:sqlite";
 import { stateCheck } from "../lib/doctor/state_check.ts";
 import { openStateDb, stateDbPath } from "../lib/state/db.ts";
 import { machine } from "./command_context.ts";
+import { filledState, garble } from "./garble.ts";
 
 Deno.test("doctor: a write lock held past its wait is busy (a warning to try again), not a file to chmod", async () => {
   await using box = await machine();
@@ -23,4 +24,18 @@ Deno.test("doctor: a write lock held past its wait is busy (a warning to try aga
     holder.close();
   }
   assertEquals((await stateCheck(50, ctx)).status, "ok");
+});
+
+Deno.test("doctor: pages garbled behind an intact header are damage, said with the fix, and the file is left as it is", async () => {
+  for (const table of ["observations", "denials", "sessions", "hook_runs"]) {
+    await using box = await machine();
+    const file = filledState(box.state);
+    // The header and the schema on page 1 are intact: the database opens and only a read of the page fails.
+    const garbled = garble(file, [table]);
+    const check = await stateCheck(50, box.context());
+    assertEquals([check.status, check.name], ["fail", "state"], `${table}: ${check.message}`);
+    match(check.message, new RegExp(`^${file} is damaged: .*page \\d+`));
+    match(check.fix!, /move it aside, keeping it for inspection \(mv /);
+    assertEquals(Deno.readFileSync(file), garbled);
+  }
 });
