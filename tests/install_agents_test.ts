@@ -176,7 +176,11 @@ Deno.test("parseSettings: comments are read where the agent reads them, and a re
   assertEquals(parseSettings(COMMENTED, "/home/me/.gemini/settings.json", true).model, {
     name: "gemini-2.5-pro",
   });
-  throws(() => parseSettings(COMMENTED, "/home/me/.claude/settings.json"), SettingsError);
+  throws(() => parseSettings(COMMENTED, "/home/me/.claude/settings.json"), (error: Error) => {
+    ok(error instanceof SettingsError);
+    match(error.message, /settings\.json: invalid JSON at line 2, column 3: a comment, /);
+    return true;
+  });
   const error = (() => {
     try {
       checkRewritable(COMMENTED, "/home/me/.gemini/settings.json");

@@ -259,7 +259,7 @@ Deno.test("parseSettings: an empty file is empty settings; the file's own object
 Deno.test("parseSettings: invalid JSON is a SettingsError naming the file, line and column", () => {
   const trailingComma = settingsError('{\n    "model": "opus",\n}\n');
   ok(trailingComma.startsWith(FILE), trailingComma);
-  match(trailingComma, /line 3,? column 1\b/);
+  match(trailingComma, /line 3,? column 1: a comma before the closing bracket\b/);
   const missingComma = settingsError('{\n  "a": 1\n  "b": 2\n}\n');
   match(missingComma, /line 3,? column 3\b/);
   const extra = settingsError('{\n  "a": 1\n}\n}\n');
@@ -272,7 +272,7 @@ Deno.test("parseSettings: a trailing comma in an array and a truncated file also
     '{\n  "hooks": {\n    "PreToolUse": [\n      { "hooks": [] },\n    ]\n  }\n}\n',
   );
   ok(arrayComma.startsWith(FILE), arrayComma);
-  match(arrayComma, /line 5,? column 5\b/);
+  match(arrayComma, /line 5,? column 5: a comma before the closing bracket\b/);
   const truncated = settingsError('{\n  "model": ');
   match(truncated, /line 2,? column \d+\b/);
   const misspelt = settingsError('{\n  "a": tru\n}\n');
