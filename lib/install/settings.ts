@@ -5,7 +5,7 @@
  */
 import { parse, type ParseError, printParseErrorCode, visit } from "jsonc-parser";
 import { z } from "zod";
-import { inexactNumber, jsonPath, lineAndColumn } from "../json_problems.ts";
+import { jsonPath, lineAndColumn } from "../json_problems.ts";
 import { baseName, claudeUserDir, type Env, homeDir, join, type OS } from "../paths.ts";
 import { ARTIFACT_ENTRY } from "../program.ts";
 import { type Agent, AGENTS, type Registration, registrationsFor } from "../protocol/events.ts";
@@ -243,27 +243,7 @@ export function parseSettings(text: string, file: string, comments = false): Set
   return raw as Settings;
 }
 
-/**
- * Refuses to rewrite a file holding a number JavaScript cannot keep exactly (a 20-digit id): the agent reads
- * it the same way, but a rewrite would change the user's file. Only asked when there is something to write.
- */
-export function checkRewritable(text: string, file: string): void {
-  if (withoutComments(text) !== text) {
-    throw new SettingsError(
-      `${file}: has comments, which the agent reads but a rewrite would drop`,
-      "add the entries by hand (README: Registering by hand), or remove the comments and run this again",
-    );
-  }
-  const inexact = inexactNumber(text);
-  if (inexact === undefined) return;
-  const at = lineAndColumn(text, inexact.offset);
-  throw new SettingsError(
-    `${file}: ${at}: the number ${inexact.literal} has more digits than a rewrite can keep exactly`,
-    "write that number as a string, or add the entries by hand (README: Registering by hand)",
-  );
-}
-
-/** Indentation, line ending and final newline as the file has them, so a rewrite changes only what it must. */
+/** Indentation, line ending and final newline as the file has them, so a change is written in its style. */
 export interface Layout {
   indent: string;
   newline: "\n" | "\r\n";
@@ -279,6 +259,7 @@ export function layoutOf(text: string | undefined): Layout {
   };
 }
 
+/** A whole new file: what is written where there was none, or only blanks. */
 export function formatSettings(settings: Settings, layout: Layout): string {
   const text = JSON.stringify(settings, null, layout.indent) + (layout.finalNewline ? "\n" : "");
   return layout.newline === "\n" ? text : text.replaceAll("\n", layout.newline);
