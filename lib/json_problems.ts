@@ -86,34 +86,6 @@ export function lineAndColumn(text: string, offset: number): string {
   return `line ${before.split("\n").length}, column ${before.length - before.lastIndexOf("\n")}`;
 }
 
-/** A number literal as digits and a power of ten, so two spellings of one value compare equal. */
-function decimal(literal: string): string | undefined {
-  const parts = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(literal);
-  if (parts === null) return undefined;
-  let digits = (parts[2] + (parts[3] ?? "")).replace(/^0+/, "");
-  let exponent = Number(parts[4] ?? 0) - (parts[3]?.length ?? 0);
-  if (digits === "") return "0";
-  while (digits.endsWith("0")) {
-    digits = digits.slice(0, -1);
-    exponent++;
-  }
-  return `${parts[1]}${digits}e${exponent}`;
-}
-
-/**
- * The first number in a (valid) JSON text that JavaScript cannot hold exactly, such as an id of 20 digits:
- * re-serialising would change its value. Its offset, or undefined.
- */
-export function inexactNumber(text: string): { literal: string; offset: number } | undefined {
-  const token = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
-  for (const match of text.matchAll(token)) {
-    const literal = match[0];
-    if (literal.startsWith('"')) continue;
-    if (decimal(literal) !== decimal(String(Number(literal)))) return { literal, offset: match.index };
-  }
-  return undefined;
-}
-
 /** A syntax error with line and column, and without the chunk of the file V8 quotes in some messages. */
 export function syntaxProblem(file: string, text: string, error: unknown): string {
   const original = messageOf(error);

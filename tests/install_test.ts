@@ -5,9 +5,11 @@
  */
 import { deepStrictEqual as assertEquals, match, ok, throws } from "node:assert/strict";
 import { unifiedDiff } from "../lib/install/diff.ts";
+import { diffOf, type JsonChange, planSettings, type SettingsPlan } from "../lib/install/json_file.ts";
+import { Problem } from "../lib/errors.ts";
+import { registrationsFor } from "../lib/protocol/events.ts";
 import {
   type Agent,
-  checkRewritable,
   formatSettings,
   hookCommand,
   layoutOf,
@@ -26,6 +28,7 @@ import { commandLine, shellWords } from "../lib/install/shell.ts";
 const wordsOf = (line: string): string[] => [...shellWords(line)];
 import { baseName, dirName, type Env, resolvePath } from "../lib/paths.ts";
 import { CLAUDE_ENTRIES, type Entry, PAGE_TOOLS_MATCHER, runProgram } from "./helpers.ts";
+import { keptInOrder, onlyCommasTakenOut } from "./kept_lines.ts";
 
 const envOf = (vars: Record<string, string>): Env => (name) => vars[name];
 
@@ -259,7 +262,7 @@ Deno.test("parseSettings: an empty file is empty settings; the file's own object
 Deno.test("parseSettings: invalid JSON is a SettingsError naming the file, line and column", () => {
   const trailingComma = settingsError('{\n    "model": "opus",\n}\n');
   ok(trailingComma.startsWith(FILE), trailingComma);
-  match(trailingComma, /line 3,? column 1\b/);
+  match(trailingComma, /line 3,? column 1: a comma before the closing bracket\b/);
   const missingComma = settingsError('{\n  "a": 1\n  "b": 2\n}\n');
   match(missingComma, /line 3,? column 3\b/);
   const extra = settingsError('{\n  "a": 1\n}\n}\n');
@@ -272,7 +275,7 @@ Deno.test("parseSettings: a trailing comma in an array and a truncated file also
     '{\n  "hooks": {\n    "PreToolUse": [\n      { "hooks": [] },\n    ]\n  }\n}\n',
   );
   ok(arrayComma.startsWith(FILE), arrayComma);
-  match(arrayComma, /line 5,? column 5\b/);
+  match(arrayComma, /line 5,? column 5: a comma before the closing bracket\b/);
   const truncated = settingsError('{\n  "model": ');
   match(truncated, /line 2,? column \d+\b/);
   const misspelt = settingsError('{\n  "a": tru\n}\n');
@@ -328,6 +331,135 @@ Deno.test("layoutOf: a new or empty file gets an indented layout that ends with 
     assertEquals(JSON.parse(formatted), SAMPLE);
     ok(formatted.endsWith("}\n"), formatted);
   }
+});
+
+// ---- editing in place ------------------------------------------------------------------------------------
+
+/** planSettings on `text` in a file of its own, as install and uninstall plan their changes. */
+function planOn(text: string, change: (settings: Settings) => JsonChange, comments = false): SettingsPlan {
+  const path = Deno.makeTempFileSync({ suffix: ".json" });
+  try {
+    Deno.writeTextFileSync(path, text);
+    return planSettings(path, change, { comments });
+  } finally {
+    Deno.removeSync(path);
+  }
+}
+
+const installed = (text: string) => planOn(text, (s) => withRegistration(s, COMMAND, "claude"));
+const uninstalled = (text: string) => planOn(text, (s) => withoutRegistration(s, COMMAND)).after;
+
+/** A Claude Code settings file written by hand: odd indentation, a tab, unknown keys, numbers as typed. */
+const HAND_WRITTEN = [
+  "{",
+  '   "model" : "opus",',
+  '\t"permissions": {"allow": ["Bash(git status)"], "deny": []},',
+  '   "cleanupPeriodDays": 1.0,',
+  '   "feedbackSurveyRate": 1e3,',
+  '   "workspaceId": 12345678901234567890,',
+  '   "unknownKey": {"nested": [1, 2.50, -0, "a//b", "/* not a comment */"]},',
+  '   "hooks": {',
+  '      "Stop": [',
+  '        { "hooks": [ { "type": "command", "command": "notify-send done" } ] }',
+  "      ]",
+  "   }",
+  "}",
+].join("\n");
+
+Deno.test("planSettings edits a hand-written settings file in place; uninstall gives it back byte for byte", () => {
+  const plan = installed(HAND_WRITTEN);
+  // The Stop group and the Stop list gain a comma; every other line stays exactly as typed.
+  assertEquals(keptInOrder(HAND_WRITTEN, plan.after), 2);
+  assertEquals(JSON.parse(plan.after), plan.merge.settings);
+  assertEquals(registrationsIn(JSON.parse(plan.after)).length, 9);
+  ok(plan.after.endsWith("\n   }\n}"), "no final newline, as before");
+  // Our members are indented like their neighbours, and inside by the file's own step (3 spaces).
+  ok(plan.after.includes('\n      "PreToolUse": [\n         {\n            "matcher": '), plan.after);
+  // The dry run shows the real change: no line is taken out but to gain a comma.
+  onlyCommasTakenOut(diffOf(plan));
+  assertEquals(uninstalled(plan.after), HAND_WRITTEN);
+});
+
+Deno.test("planSettings replaces an earlier entry of ours where it stands, changing only what differs", () => {
+  const line = (matcher: string, command: string, timeout: number) =>
+    `      { "matcher": "${matcher}", "hooks": [{ "type": "command", "command": "${command}", "timeout": ${timeout} }] },`;
+  const text = (ours: string) =>
+    [
+      "{",
+      '  "hooks": {',
+      '    "PreToolUse": [',
+      '      { "matcher": "Bash", "hooks": [{ "type": "command", "command": "lint.sh" }] },',
+      ours,
+      '      { "matcher": "Write", "hooks": [{ "type": "command", "command": "fmt.sh" }] }',
+      "    ]",
+    ].join("\n");
+  const matcher = registrationsFor("claude")[0].entry.matcher!;
+  const after = installed(text(line("WebSearch|WebFetch", OLD_COMMAND, 10)) + "\n  }\n}\n").after;
+  ok(after.startsWith(text(line(matcher, COMMAND, 10)) + ",\n"), after);
+});
+
+Deno.test("planSettings: uninstall takes our handler out of the user's group, whose other lines stay as typed", () => {
+  const text = [
+    "{",
+    '  "hooks": {',
+    '    "PreToolUse": [',
+    `      { "matcher": "WebSearch|WebFetch", "hooks": [{ "type": "command", "command": "${OLD_COMMAND}" }] },`,
+    "      {",
+    '        "matcher": "WebSearch|WebFetch",',
+    '        "hooks": [',
+    '          { "type": "command", "command": "lint.sh", "timeout": 5 },',
+    `          { "type": "command", "command": "${OLD_COMMAND}", "timeout": 10 }`,
+    "        ]",
+    "      }",
+    "    ]",
+    "  }",
+    "}",
+    "",
+  ];
+  assertEquals(
+    uninstalled(text.join("\n")),
+    [...text.slice(0, 3), ...text.slice(4, 8), ...text.slice(9)].join("\n").replace(
+      '"timeout": 5 },',
+      '"timeout": 5 }',
+    ),
+  );
+});
+
+Deno.test("planSettings: a comment in a Claude Code settings file is refused with line and column (it reads plain JSON)", () => {
+  throws(() => installed('{\n  // mine\n  "model": "opus"\n}\n'), (error: Error) => {
+    ok(error instanceof Problem, String(error));
+    match(
+      error.message,
+      /: invalid JSON at line 2, column 3: a comment, .* plain JSON; nothing was changed$/,
+    );
+    return true;
+  });
+});
+
+Deno.test("planSettings keeps CRLF line endings, a one-line file on its line, and an empty object's brackets", () => {
+  const crlf = '{\r\n  "model": "opus"\r\n}\r\n';
+  const after = installed(crlf).after;
+  assertEquals(after.split("\r\n").length, after.split("\n").length);
+  assertEquals(uninstalled(after), crlf);
+  const oneLine = '{"model":"opus"}';
+  const inline = installed(oneLine).after;
+  ok(
+    inline.startsWith('{"model":"opus", "hooks": {"PreToolUse": [{"matcher": "') && !inline.includes("\n"),
+    inline,
+  );
+  assertEquals(uninstalled(inline), oneLine);
+  const grown = installed("{}\n").after;
+  assertEquals(grown, JSON.stringify(JSON.parse(grown), null, 2) + "\n");
+  assertEquals(uninstalled(grown), "{}\n");
+});
+
+Deno.test("planSettings edits the copy of a key written twice that JSON readers keep, the last", () => {
+  const text = '{\n  "hooks": {"Stop": []},\n  "model": "opus",\n  "hooks": {}\n}\n';
+  const after = installed(text).after;
+  ok(after.startsWith('{\n  "hooks": {"Stop": []},\n  "model": "opus",\n  "hooks": {\n'), after);
+  assertEquals(registrationsIn(JSON.parse(after)).length, 9);
+  // Taking a twice-written key out takes out both: the earlier one would otherwise be read.
+  assertEquals(JSON.parse(uninstalled(after)), { model: "opus" });
 });
 
 // ---- withRegistration ----------------------------------------------------------------------------------
@@ -951,21 +1083,6 @@ Deno.test("withRegistration drops an event list that only an entry of ours for a
   };
   const after = withRegistration(before, COMMAND, "ripperdoc").settings;
   ok(!("PostToolUseFailure" in after.hooks!), JSON.stringify(after));
-});
-
-Deno.test("checkRewritable refuses a number a rewrite cannot keep exactly; parseSettings refuses a BOM", () => {
-  const big = '{\n  "id": 12345678901234567890,\n  "hooks": {}\n}\n';
-  // Reading is fine (the agent reads it the same way); only a rewrite would change it.
-  assertEquals(parseSettings(big, "s.json").hooks, {});
-  throws(() => checkRewritable(big, "s.json"), (error: Error) => {
-    ok(error instanceof SettingsError);
-    match(error.message, /^s\.json: line 2, column 9: the number 12345678901234567890 /);
-    match((error as SettingsError).hint, /string/);
-    return true;
-  });
-  // Other spellings of exact values only change formatting.
-  checkRewritable('{"a": 1.50, "b": 1e3, "c": -0, "d": "12345678901234567890", "e": 1e-7}', "s.json");
-  throws(() => parseSettings('\uFEFF{"hooks": {}}', "s.json"), /byte-order mark/);
 });
 
 Deno.test("formatSettings keeps CRLF line endings", () => {

@@ -1,20 +1,15 @@
 /**
  * A JSON file the user owns (agent settings, ~/.claude.json, our config) changed by a pure merge: planned
- * first (so `--dry-run` can show it and a refusal writes nothing), then written after a backup, atomically,
- * keeping its indentation and line endings.
+ * first (so `--dry-run` can show it and a refusal writes nothing), then written after a backup, atomically.
+ * The file is edited in place (in_place.ts): comments, key order, formatting and numbers stay as written
+ * wherever the merge changed nothing.
  */
 import { Problem } from "../errors.ts";
 import { backUp, makeDir, readIfExists, writeAtomically } from "../files.ts";
 import { dirName } from "../paths.ts";
 import { unifiedDiff } from "./diff.ts";
-import {
-  checkRewritable,
-  formatSettings,
-  layoutOf,
-  parseSettings,
-  type Settings,
-  SettingsError,
-} from "./settings.ts";
+import { editInPlace, sameJson } from "./in_place.ts";
+import { formatSettings, layoutOf, parseSettings, type Settings, SettingsError } from "./settings.ts";
 
 /** What a merge gives back: the new content and whether its meaning changed (formatting aside). */
 export interface JsonChange {
@@ -32,13 +27,13 @@ export interface SettingsPlan<M extends JsonChange = JsonChange> {
 }
 
 export interface PlanOptions {
-  /** The agent reads the file with comments (a rewrite is then refused: it would drop them). */
+  /** The agent reads the file with comments (JSONC). */
   comments?: boolean;
   /** A plan for the same file that is applied first: this one starts from what that one writes. */
   after?: SettingsPlan;
 }
 
-/** Reads the file (none is `{}`) and merges; a file that cannot be read or rewritten exactly fails, unwritten. */
+/** Reads the file (none is `{}`) and merges; a file that cannot be read fails, unwritten. */
 export function planSettings<M extends JsonChange>(
   path: string,
   change: (settings: Settings) => M,
@@ -47,14 +42,31 @@ export function planSettings<M extends JsonChange>(
   const chained = first?.merge.changed === true;
   const before = first === undefined ? readIfExists(path) : chained ? first.after : first.before;
   try {
-    const merge = change(parseSettings(before ?? "", path, comments));
-    if (merge.changed) checkRewritable(before ?? "", path);
-    const after = merge.changed ? formatSettings(merge.settings, layoutOf(before)) : before ?? "";
+    const settings = parseSettings(before ?? "", path, comments);
+    const merge = change(settings);
+    const after = merge.changed
+      ? edited(before ?? "", settings, merge.settings, path, comments)
+      : before ?? "";
     return { path, before, after, merge, ...(chained ? { chained } : {}) };
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
     throw new Problem(`${error.message}; nothing was changed`, error.hint);
   }
+}
+
+/** The file's text changed to hold `next`: a new file when there was none (or only blanks). */
+function edited(text: string, settings: Settings, next: Settings, path: string, comments: boolean): string {
+  const layout = layoutOf(text);
+  if (text.trim() === "") return formatSettings(next, layout);
+  const after = editInPlace(text, settings, next, layout);
+  // What the agent will read back must be exactly the merge: anything else is not written.
+  if (!sameJson(parseSettings(after, path, comments), next)) {
+    throw new SettingsError(
+      `${path}: the change could not be made without changing more of the file`,
+      "make the change by hand (README: Registering by hand), and please report this as a bug",
+    );
+  }
+  return after;
 }
 
 export function diffOf(plan: SettingsPlan): string {

@@ -3,8 +3,9 @@
  * merged into and taken out of a file that also holds the user's own hooks and settings. Pure: text and
  * objects in, text and objects out; the command modules do the reading and writing.
  */
+import { parse, type ParseError, printParseErrorCode, visit } from "jsonc-parser";
 import { z } from "zod";
-import { inexactNumber, jsonPath, lineAndColumn, syntaxProblem } from "../json_problems.ts";
+import { jsonPath, lineAndColumn } from "../json_problems.ts";
 import { baseName, claudeUserDir, type Env, homeDir, join, type OS } from "../paths.ts";
 import { ARTIFACT_ENTRY } from "../program.ts";
 import { type Agent, AGENTS, type Registration, registrationsFor } from "../protocol/events.ts";
@@ -155,7 +156,7 @@ export interface Settings {
 const eventLists = (hooks: Settings["hooks"]) =>
   Object.entries(hooks ?? {}).filter(([key]) => !HOOKS_SETTINGS.includes(key)) as [string, Group[]][];
 
-/** Gemini CLI and Qwen Code read their settings files with comments (JSONC). */
+/** Gemini CLI and Qwen Code read their settings files with comments (JSONC); the others read plain JSON. */
 export const COMMENTED: readonly Agent[] = ["gemini", "qwen"];
 
 /**
@@ -164,26 +165,14 @@ export const COMMENTED: readonly Agent[] = ["gemini", "qwen"];
  */
 export function withoutComments(text: string): string {
   let out = "";
-  let i = 0;
-  while (i < text.length) {
-    const char = text[i];
-    if (char === '"') {
-      let end = i + 1;
-      while (end < text.length && text[end] !== '"' && text[end] !== "\n") end += text[end] === "\\" ? 2 : 1;
-      out += text.slice(i, end + 1);
-      i = end + 1;
-    } else if (char === "/" && (text[i + 1] === "/" || text[i + 1] === "*")) {
-      const close = text[i + 1] === "/" ? "\n" : "*/";
-      const at = text.indexOf(close, i + 2);
-      const end = at === -1 ? text.length : close === "\n" ? at : at + 2;
-      out += text.slice(i, end).replace(/[^\n\r]/g, " ");
-      i = end;
-    } else {
-      out += char;
-      i++;
-    }
-  }
-  return out;
+  let from = 0;
+  visit(text, {
+    onComment: (offset, length) => {
+      out += text.slice(from, offset) + text.slice(offset, offset + length).replace(/[^\n\r]/g, " ");
+      from = offset + length;
+    },
+  });
+  return out + text.slice(from);
 }
 
 /** A settings file that cannot be merged into safely; nothing is written. */
@@ -196,8 +185,42 @@ export class SettingsError extends Error {
   }
 }
 
+/** What each of jsonc-parser's syntax errors means, as the user reads it. */
+const SYNTAX_ERRORS: Record<string, string> = {
+  InvalidSymbol: "not a JSON value",
+  InvalidNumberFormat: "a malformed number",
+  PropertyNameExpected: "a property name in double quotes was expected",
+  ValueExpected: "a value was expected",
+  ColonExpected: "a colon was expected",
+  CommaExpected: "a comma was expected",
+  CloseBraceExpected: "a closing } was expected",
+  CloseBracketExpected: "a closing ] was expected",
+  EndOfFileExpected: "the file should end here",
+  InvalidCommentToken: "a comment, which this file cannot have: the agent reads it as plain JSON",
+  UnexpectedEndOfComment: "a block comment that is never closed",
+  UnexpectedEndOfString: "a string that is never closed",
+  UnexpectedEndOfNumber: "a number cut short",
+  InvalidUnicode: "a malformed \\u escape",
+  InvalidEscapeCharacter: "an escape that JSON does not have",
+  InvalidCharacter: "a control character inside a string (write it as an escape)",
+};
+
+/** How the agent reads the file: comments only where it allows them, never a trailing comma (none allows one). */
+const parseOptions = (comments: boolean) => ({ disallowComments: !comments, allowTrailingComma: false });
+
+/** A syntax error, with line and column. */
+function syntaxProblem(text: string, file: string, comments: boolean, error: ParseError): string {
+  // Told apart by asking again with trailing commas allowed: the common slip of deleting a list's last item.
+  const lenient: ParseError[] = [];
+  parse(text, lenient, { ...parseOptions(comments), allowTrailingComma: true });
+  const what = lenient.some((other) => other.offset === error.offset)
+    ? SYNTAX_ERRORS[printParseErrorCode(error.error)]
+    : "a comma before the closing bracket, which JSON does not allow";
+  return `${file}: invalid JSON at ${lineAndColumn(text, error.offset)}: ${what}`;
+}
+
 /**
- * The file's own object (not zod's copy, so key order and unknown fields stay as written), once zod has
+ * The file's own values (not zod's copy, so key order and unknown fields stay as written), once zod has
  * confirmed that the parts install touches have the shape the agent expects. An empty file is empty settings.
  * `comments`: the agent reads the file with comments (COMMENTED).
  */
@@ -209,13 +232,9 @@ export function parseSettings(text: string, file: string, comments = false): Set
       "save the file as UTF-8 without a BOM",
     );
   }
-  const json = comments ? withoutComments(text) : text;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(json);
-  } catch (error) {
-    throw new SettingsError(syntaxProblem(file, json, error));
-  }
+  const errors: ParseError[] = [];
+  const raw: unknown = parse(text, errors, parseOptions(comments));
+  if (errors.length > 0) throw new SettingsError(syntaxProblem(text, file, comments, errors[0]));
   const checked = settingsSchema.safeParse(raw);
   if (!checked.success) {
     const issue = checked.error.issues[0];
@@ -224,27 +243,7 @@ export function parseSettings(text: string, file: string, comments = false): Set
   return raw as Settings;
 }
 
-/**
- * Refuses to rewrite a file holding a number JavaScript cannot keep exactly (a 20-digit id): the agent reads
- * it the same way, but a rewrite would change the user's file. Only asked when there is something to write.
- */
-export function checkRewritable(text: string, file: string): void {
-  if (withoutComments(text) !== text) {
-    throw new SettingsError(
-      `${file}: has comments, which the agent reads but a rewrite would drop`,
-      "add the entries by hand (docs/install.md#by-hand), or remove the comments and run this again",
-    );
-  }
-  const inexact = inexactNumber(text);
-  if (inexact === undefined) return;
-  const at = lineAndColumn(text, inexact.offset);
-  throw new SettingsError(
-    `${file}: ${at}: the number ${inexact.literal} has more digits than a rewrite can keep exactly`,
-    "write that number as a string, or add the entries by hand (docs/install.md#by-hand)",
-  );
-}
-
-/** Indentation, line ending and final newline as the file has them, so a rewrite changes only what it must. */
+/** Indentation, line ending and final newline as the file has them, so a change is written in its style. */
 export interface Layout {
   indent: string;
   newline: "\n" | "\r\n";
@@ -260,6 +259,7 @@ export function layoutOf(text: string | undefined): Layout {
   };
 }
 
+/** A whole new file: what is written where there was none, or only blanks. */
 export function formatSettings(settings: Settings, layout: Layout): string {
   const text = JSON.stringify(settings, null, layout.indent) + (layout.finalNewline ? "\n" : "");
   return layout.newline === "\n" ? text : text.replaceAll("\n", layout.newline);

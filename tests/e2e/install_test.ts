@@ -6,6 +6,8 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { NEXT_STEP } from "../../lib/docs/built_in.ts";
 import { shellWords } from "../../lib/install/shell.ts";
+import { parseSettings, registrationsIn } from "../../lib/install/settings.ts";
+import { keptInOrder } from "../kept_lines.ts";
 import { tree } from "../command_context.ts";
 import {
   backupsOf,
@@ -212,7 +214,7 @@ Deno.test("install into existing settings keeps the user's hook, settings and in
 
   const removed = succeeded(await cli(box, ["uninstall"]));
   mentions(removed, settingsOf(box));
-  assertEquals(JSON.parse(await Deno.readTextFile(settingsOf(box))), USER_SETTINGS);
+  assertEquals(await Deno.readTextFile(settingsOf(box)), USER_TEXT);
   assertEquals(await exists(slashDirOf(box.home)), false);
   assertEquals(await Deno.readTextFile(configOf(box)), myConfig);
   // Uninstall backs up too: the file as install left it.
@@ -304,9 +306,42 @@ Deno.test("install names the line and column of a trailing comma in a hooks list
   const result = await cli(box, ["install"]);
   assertEquals([result.code, result.stdout], [1, ""]);
   mentions(result.stderr, settingsOf(box));
-  match(result.stderr, /line 5,? column 5\b/);
+  match(result.stderr, /line 5,? column 5: a comma before the closing bracket\b/);
   assertEquals(await Deno.readTextFile(settingsOf(box)), broken);
   assertEquals(await tree(box.home), [".claude/", ".claude/settings.json"]);
+});
+
+Deno.test("install --agent gemini --mcp edits a settings file with comments in place; uninstall --mcp gives it back byte for byte", async () => {
+  await using box = await sandbox();
+  const path = `${box.home}/.gemini/settings.json`;
+  const text = [
+    "// Gemini CLI, from my dotfiles",
+    "{",
+    '    "model": {"name": "gemini-2.5-pro", "temperature": 1.0}, /* pinned */',
+    '    "mcpServers": {',
+    "        // local search",
+    '        "leann": {"command": "leann_mcp", "timeout": 1e3}',
+    "    }",
+    "}",
+    "",
+  ].join("\n");
+  await Deno.mkdir(`${box.home}/.gemini`);
+  await Deno.writeTextFile(path, text);
+
+  succeeded(await cli(box, ["install", "--agent", "gemini", "--mcp"]));
+  const after = await Deno.readTextFile(path);
+  // The user's lines, as typed, in order; only the leann server's and the end of mcpServers gain a comma.
+  assertEquals(keptInOrder(text, after), 2);
+  ok(
+    after.includes('\n        "leann": {"command": "leann_mcp", "timeout": 1e3},\n        "docsearch": {\n'),
+    after,
+  );
+  const settings = parseSettings(after, path, true);
+  // Gemini CLI's six events (pinned in tests/install_agents_test.ts).
+  assertEquals(registrationsIn(settings).length, 6);
+
+  succeeded(await cli(box, ["uninstall", "--agent", "gemini", "--mcp"]));
+  assertEquals(await Deno.readTextFile(path), text);
 });
 
 Deno.test("install --scope project and --scope local write under the current directory; local has no slash commands", async () => {
