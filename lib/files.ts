@@ -1,6 +1,12 @@
 /** Reading and replacing the user's files so that a failure half-way never leaves a half-written one. */
 import { messageOf, Problem } from "./errors.ts";
-import { dirName, isAbsolute, join } from "./paths.ts";
+import { dirName, isAbsolute, join, type OS } from "./paths.ts";
+
+/** What a write needs of the process it runs in: path rules, and a temp name no other process picks. */
+export interface Writer {
+  os: OS;
+  pid: number;
+}
 
 /**
  * The file's text when it holds at most `cap` bytes, else undefined. Read to at most one byte past the cap: a
@@ -65,7 +71,7 @@ export function readIfExists(path: string): string | undefined {
  * The file a write to `path` should replace: a symlink's target (dotfile managers link settings files),
  * so that the link stays a link.
  */
-function realTarget(path: string): string {
+function realTarget(path: string, os: OS): string {
   try {
     if (!Deno.lstatSync(path).isSymlink) return path;
   } catch {
@@ -83,7 +89,7 @@ function realTarget(path: string): string {
         break;
       }
       const link = Deno.readLinkSync(target);
-      target = isAbsolute(link, Deno.build.os) ? link : join(Deno.build.os, dirName(target), link);
+      target = isAbsolute(link, os) ? link : join(os, dirName(target), link);
     }
     return target;
   }
@@ -102,15 +108,15 @@ export function makeDir(path: string): void {
 }
 
 /** Temp file beside the target, then rename: readers see the old file or the new one, never a part. */
-export function writeAtomically(path: string, text: string): void {
-  const target = realTarget(path);
+export function writeAtomically(path: string, text: string, { os, pid }: Writer): void {
+  const target = realTarget(path, os);
   let mode: number | undefined;
   try {
     mode = Deno.statSync(target).mode ?? undefined;
   } catch {
     // A new file: the umask decides, as for any file the user creates.
   }
-  const temp = `${target}.tmp-${Deno.pid}`;
+  const temp = `${target}.tmp-${pid}`;
   try {
     Deno.writeTextFileSync(temp, text, mode === undefined ? {} : { mode: mode & 0o777 });
     Deno.renameSync(temp, target);
@@ -130,12 +136,12 @@ function stamp(now: Date): string {
 }
 
 /** Copies `path` to `<path>.bak-<UTC time>` (a new name even when two backups fall in the same second). */
-export function backUp(path: string, now: Date): string {
+export function backUp(path: string, now: Date, os: OS): string {
   const base = `${path}.bak-${stamp(now)}`;
   for (let n = 1;; n++) {
     const backup = n === 1 ? base : `${base}-${n}`;
     try {
-      Deno.writeTextFileSync(backup, Deno.readTextFileSync(realTarget(path)), {
+      Deno.writeTextFileSync(backup, Deno.readTextFileSync(realTarget(path, os)), {
         createNew: true,
         mode: 0o600,
       });

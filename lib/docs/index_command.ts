@@ -127,7 +127,7 @@ function remove(context: CommandContext, name: string, values: IndexArgs["values
   print(`Removed the index ${name}.`);
   if (values["no-config"]) return;
   const path = configFile(values, context);
-  if (editConfig(path, (config) => withoutIndexEntry(config, name), context.now).change !== "unchanged") {
+  if (editConfig(path, (config) => withoutIndexEntry(config, name), context).change !== "unchanged") {
     print(`Removed its database entry from ${path}.`);
   }
 }

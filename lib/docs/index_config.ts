@@ -10,6 +10,7 @@ import { type EntryChange, withIndexEntry } from "./config_entry.ts";
 import { indexFile } from "./indexes.ts";
 import { applySettings, planSettings } from "../install/json_file.ts";
 import type { Settings } from "../install/settings.ts";
+import type { Writer } from "../files.ts";
 
 /** The options of `index` these read. */
 export interface ConfigValues {
@@ -38,21 +39,21 @@ export function configFile(values: ConfigValues, { env, os }: Pick<CommandContex
 }
 
 /**
- * Rewrites the config through `change`, keeping its layout, after a backup (named for the time `now` says).
+ * Rewrites the config through `change`, keeping its layout, after a backup (named for the time `at.now` says).
  * A config that cannot be read or rewritten exactly is left alone, and the message says the index itself is
  * built.
  */
 export function editConfig(
   path: string,
   change: (config: Settings) => EntryChange,
-  now: () => number,
+  at: Writer & { now: () => number },
 ): EntryChange {
   try {
     const plan = planSettings(path, (config) => {
       const result = change(config);
       return { ...result, settings: result.config, changed: result.change !== "unchanged" };
     });
-    if (plan.merge.changed) applySettings(plan, now);
+    if (plan.merge.changed) applySettings(plan, at);
     return plan.merge;
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
@@ -87,7 +88,7 @@ export function updateConfig(
       domains: list("domains", values.domains),
       defaultDomains: trustSource && isUrl(source) ? [new URL(source).hostname] : undefined,
       description: values.description,
-    }), context.now);
+    }), context);
   if (result.change === "unchanged") return;
   context.stdout(
     `${result.change === "added" ? "Added" : "Updated"} the database "${name}" in ${path}: web searches ` +

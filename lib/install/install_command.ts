@@ -9,7 +9,7 @@ import type { CommandContext } from "../cli/context.ts";
 import { messageOf, Problem } from "../errors.ts";
 import { count } from "../cli/io.ts";
 import { applySettings, diffOf, type SettingsPlan } from "./json_file.ts";
-import { makeDir, writeAtomically } from "../files.ts";
+import { makeDir, writeAtomically, type Writer } from "../files.ts";
 import { AGENT_NAMES, registrationsFor } from "./settings.ts";
 import { NEXT_STEP, SERVER_NAME } from "../docs/built_in.ts";
 import {
@@ -37,9 +37,9 @@ const keptAs = (backup: string | undefined) => backup ? [`  The previous file is
 
 // ---- slash commands --------------------------------------------------------------------------------------
 
-function writeCommands(plan: CommandsPlan): string {
+function writeCommands(plan: CommandsPlan, at: Writer): string {
   if (plan.changed.length > 0) makeDir(plan.folder);
-  for (const file of plan.changed) writeAtomically(file.path, file.text);
+  for (const file of plan.changed) writeAtomically(file.path, file.text, at);
   return plan.changed.length === 0
     ? `The slash commands in ${plan.folder} are up to date.`
     : `Wrote ${count(plan.changed.length, "slash command")} to ${plan.folder}: ` +
@@ -100,7 +100,7 @@ function writeMcp(plan: SettingsPlan, agentName: string, self: readonly string[]
   const command = commandLine([...self, "mcp"], ctx.os);
   return [
     `Registered ${SERVER} for ${agentName} in ${plan.path} (command: ${command}; tools search, list_indexes).`,
-    ...keptAs(applySettings(plan, ctx.now)),
+    ...keptAs(applySettings(plan, ctx)),
   ];
 }
 
@@ -123,7 +123,7 @@ function mcpRemoval(removal: McpRemoval, ctx: CommandContext): { preview: string
   }
   return {
     preview: [`Would remove ${SERVER} from ${path}:\n${diffOf(plan)}`, ...foreign],
-    apply: () => [`Removed ${SERVER} from ${path}.`, ...keptAs(applySettings(plan, ctx.now)), ...foreign],
+    apply: () => [`Removed ${SERVER} from ${path}.`, ...keptAs(applySettings(plan, ctx)), ...foreign],
   };
 }
 
@@ -135,7 +135,7 @@ export function install({ values }: InstallArgs, ctx: CommandContext): number {
   refuseBesidePlugin(where, ctx);
   if (values.commands) {
     const plan = planCommands(onlyCommandsDir(where), where, ctx);
-    ctx.stdout(values["dry-run"] ? describeCommands(plan) : writeCommands(plan));
+    ctx.stdout(values["dry-run"] ? describeCommands(plan) : writeCommands(plan, ctx));
     return 0;
   }
   const { command, settings, mcp, config, commands } = planInstall(values, where, ctx);
@@ -160,7 +160,7 @@ export function install({ values }: InstallArgs, ctx: CommandContext): number {
 
   const lines: string[] = [];
   if (settings.merge.changed) {
-    const backup = applySettings(settings, ctx.now);
+    const backup = applySettings(settings, ctx);
     lines.push(
       `Registered docsearch-hook for ${agentName} in ${settings.path} (${events} events, command: ${command}).`,
       ...keptAs(backup),
@@ -177,7 +177,7 @@ export function install({ values }: InstallArgs, ctx: CommandContext): number {
         `Next: ${NEXT_STEP}.`,
       );
     }
-    if (commands) lines.push(writeCommands(commands));
+    if (commands) lines.push(writeCommands(commands, ctx));
   } catch (error) {
     // Say what did happen: the settings are already written.
     if (!(error instanceof Problem)) throw error;
@@ -224,7 +224,7 @@ export function uninstall({ values }: InstallArgs, ctx: CommandContext): number 
 
   const lines: string[] = [];
   if (settings && found > 0) {
-    const backup = applySettings(settings, ctx.now);
+    const backup = applySettings(settings, ctx);
     lines.push(
       `Removed ${count(found, "docsearch-hook entry", "docsearch-hook entries")} from ${path}.`,
       ...keptAs(backup),

@@ -5,7 +5,7 @@
  * wherever the merge changed nothing.
  */
 import { Problem } from "../errors.ts";
-import { backUp, makeDir, readIfExists, writeAtomically } from "../files.ts";
+import { backUp, makeDir, readIfExists, writeAtomically, type Writer } from "../files.ts";
 import { dirName } from "../paths.ts";
 import { unifiedDiff } from "./diff.ts";
 import { editInPlace, sameJson } from "./in_place.ts";
@@ -63,7 +63,7 @@ function edited(text: string, settings: Settings, next: Settings, path: string, 
   if (!sameJson(parseSettings(after, path, comments), next)) {
     throw new SettingsError(
       `${path}: the change could not be made without changing more of the file`,
-      "make the change by hand (README: Registering by hand), and please report this as a bug",
+      "make the change by hand (docs/install.md#by-hand), and please report this as a bug",
     );
   }
   return after;
@@ -80,13 +80,13 @@ export function diffOf(plan: SettingsPlan): string {
  * Writes the new content after a backup of the old, named by `now`'s time; returns the backup's path. A chained
  * plan makes none: the file it changes is the earlier plan's, whose backup holds the user's.
  */
-export function applySettings(plan: SettingsPlan, now: () => number): string | undefined {
+export function applySettings(plan: SettingsPlan, at: Writer & { now: () => number }): string | undefined {
   if (plan.before === undefined || plan.chained) {
     makeDir(dirName(plan.path));
-    writeAtomically(plan.path, plan.after);
+    writeAtomically(plan.path, plan.after, at);
     return undefined;
   }
-  const backup = backUp(plan.path, new Date(now()));
-  writeAtomically(plan.path, plan.after);
+  const backup = backUp(plan.path, new Date(at.now()), at.os);
+  writeAtomically(plan.path, plan.after, at);
   return backup;
 }

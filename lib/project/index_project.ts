@@ -174,7 +174,7 @@ export function addProject(
     const change = editConfig(
       config,
       (current) => withPackageEntries(current, entries, PREFIXES),
-      context.now,
+      context,
     );
     print(
       change.change !== "unchanged"
