@@ -9,6 +9,7 @@
 import { parseArgv } from "../../lib/cli/args.ts";
 import { searchIndexes } from "../../lib/docs/search.ts";
 import { sandbox } from "../helpers.ts";
+import { hookPaths, reportHookPaths } from "./hook_path.ts";
 import { addIndex, CORPORA, CORPUS_NAMES, type CorpusName, indexContents, loadQuestions } from "./corpora.ts";
 
 /** Passages asked for per question, as `search --limit 10` shows them; an answer not among their pages is not found. */
@@ -170,14 +171,21 @@ async function main(args: string[]): Promise<number> {
   await using box = await sandbox();
   const outcomes: Outcome[] = [];
   for (const name of names) outcomes.push(await evaluate(name, box.state, box.env));
+  const hook = await hookPaths(outcomes.filter((o): o is Evaluated => !("skipped" in o)), box.state);
   if (values.json) {
     console.log(JSON.stringify(
       outcomes.map((o) => "skipped" in o || values.verbose ? o : { ...o, misses: undefined }),
       null,
       2,
     ));
+    console.log(JSON.stringify(
+      hook.map((path) => values.verbose ? path : { ...path, misses: undefined, deniedNegatives: undefined }),
+      null,
+      2,
+    ));
   } else {
     report(outcomes, values.verbose === true);
+    reportHookPaths(hook, values.verbose === true);
   }
   // A corpus asked for by name and not evaluated is a failure; in the full run, a missing one is only noted.
   const skipped = outcomes.filter((o) => "skipped" in o).length;
