@@ -3,7 +3,15 @@
  * character, and delimited so that a page cannot end the quote and speak as the hook.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { CUT_MARK, cutText, frameLength, neutralized, quote, type QuoteSource } from "../lib/answer/quote.ts";
+import {
+  CUT_MARK,
+  cutText,
+  frameLength,
+  neutralized,
+  openFence,
+  quote,
+  type QuoteSource,
+} from "../lib/answer/quote.ts";
 
 /** Every opening or closing of the quote tag, however written. */
 const TAGS = /<\s*\/?\s*docs\b/gi;
@@ -112,4 +120,26 @@ Deno.test("neutralized: only what starts the tag changes; other angle brackets s
     "Array<string> a < b &lt;/docs> <docstring>",
   );
   assertEquals(neutralized("<DOCS x>"), "&lt;DOCS x>");
+});
+
+Deno.test("quote: a code block the cut leaves open is closed within the budget, with the fence it opened with", () => {
+  const code = [
+    "Run it like this:",
+    "",
+    "````sh",
+    ...Array.from({ length: 30 }, (_, i) => `echo line ${i}`),
+    "````",
+    "Done.",
+  ]
+    .join("\n");
+  assertEquals(openFence(code), undefined);
+  assertEquals(openFence("a\n```js\nx\n~~~\ny"), "```", "another kind of fence closes nothing");
+  for (let max = frameLength(from) + 30; max < frameLength(from) + code.length; max += 11) {
+    const quoted = quote(from, code, max)!;
+    ok(quoted.length <= max, `${quoted.length} > ${max}`);
+    const body = quoted.split("\n").slice(2, -1).join("\n");
+    assertEquals(openFence(body), undefined, body);
+    ok(!/^``` *$/m.test(body), "a four-backtick block is closed by four");
+  }
+  assertEquals(quote(from, code, 10_000)!.split("\n").slice(2, -1).join("\n"), code, "uncut, as written");
 });

@@ -112,5 +112,37 @@ export function quote(from: QuoteSource, text: string, max: number): string | un
   const room = max - frameLength(from);
   if (room < 0) return undefined;
   // Cut after neutralizing: a cut only takes a tail away, and no tail taken away makes a tag.
-  return [open, heading, cutText(neutralized(text.trim()), room), close].join("\n");
+  const whole = neutralized(text.trim());
+  return [open, heading, closedCut(whole, room), close].join("\n");
+}
+
+/**
+ * `cutText`, with a code block the cut leaves open closed, so that the guidance after the quote does not read
+ * as code: cut shorter by the closing line's length, once more if that cut is inside a longer fence.
+ */
+function closedCut(text: string, room: number): string {
+  let reserve = 0;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const cut = cutText(text, room - reserve);
+    const fence = openFence(cut);
+    if (fence === undefined) return cut;
+    if (cut.length + 1 + fence.length <= room) return `${cut}\n${fence}`;
+    reserve = 1 + fence.length;
+  }
+  return cutText(text, room);
+}
+
+/** A fence line of Markdown: ``` or ~~~ (and what follows it). */
+const FENCE = /^[ \t]*(`{3,}|~{3,})/;
+
+/** The fence of the code block the text ends inside, if it does. */
+export function openFence(text: string): string | undefined {
+  let open: string | undefined;
+  for (const line of text.split("\n")) {
+    const fence = FENCE.exec(line)?.[1];
+    if (fence === undefined) continue;
+    if (open === undefined) open = fence;
+    else if (fence[0] === open[0] && fence.length >= open.length) open = undefined;
+  }
+  return open;
 }
