@@ -18,6 +18,7 @@ import {
   searchAnswer,
   versionLabel,
 } from "../lib/answer/answer.ts";
+import { localAnswer } from "../lib/answer/local.ts";
 import { dayOf, findPage, indexWrittenAt, pageReason, pageSpellings, pageText } from "../lib/answer/page.ts";
 import { BUILT_IN_TOOL } from "../lib/docs/built_in.ts";
 import type { Chunk } from "../lib/docs/chunk.ts";
@@ -386,4 +387,40 @@ Deno.test("indexWrittenAt: the later of the index file's and its write-ahead log
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("localAnswer: a read of an indexed page gets the page; a search the passages when the gate passes; else none", async () => {
+  await withIndex((index) => {
+    index.setMeta("package", "npm:pg-docs@15.2.0");
+    const options = { ...guidance, indexedAt: new Date("2026-11-20T00:00:00Z") };
+    const page = localAnswer(
+      index,
+      "pg",
+      webFetch("https://docs.example/sql-createindex.html#x", "locks"),
+      pg,
+      options,
+    );
+    assertEquals(page.kind, "page");
+    assertEquals(page.kind === "page" && page.answer.pages, [PAGES[1][0]]);
+    ok(
+      page.kind === "page" &&
+        page.answer.reason.includes('version="pg-docs 15.2.0" note="indexed 2026-11-20"'),
+    );
+    // A page the index does not hold is searched for, by its path's words and the prompt.
+    const other = localAnswer(
+      index,
+      "pg",
+      webFetch("https://docs.example/vacuum-freeze.html", "aggressive"),
+      pg,
+      options,
+    );
+    assertEquals(other.kind, "passages");
+    assertEquals(other.kind === "passages" && other.answer.pages[0], PAGES[0][0]);
+    const passages = localAnswer(index, "pg", search("postgres jsonb containment operator"), pg, options);
+    assertEquals(passages.kind === "passages" && passages.answer.pages[0], PAGES[2][0]);
+    ok(passages.kind === "passages" && passages.answer.reason.includes('version="pg-docs 15.2.0">'));
+    const none = localAnswer(index, "pg", search("postgres kubernetes helm chart"), pg, options);
+    assertEquals(none.kind, "none");
+    assertEquals(none.kind === "none" && none.found.coverage.held, 0);
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * The hook path on the eval's corpora: each question sent as a web search matched to its corpus's index, as
- * the hook answers it (lib/answer/answer.ts: the local search, the gate, the denial at the default budget).
+ * the hook answers it (lib/answer/local.ts: the local search, the gate, the denial at the default budget).
  *
  * - inline answer: the share of a corpus's questions whose denial quotes an answering page;
  * - negatives allowed: the share of the other corpora's questions, sent to this corpus's index, that the
@@ -10,7 +10,8 @@
  * - off-topic allowed: the same for fixtures/eval/negatives.json, web searches about other tools (React,
  *   Docker, git …) that none of the corpora answers, so that a corpus evaluated alone has negatives too.
  */
-import { answerReason, answers, DEFAULT_MAX_CHARS, searchAnswer } from "../../lib/answer/answer.ts";
+import { DEFAULT_MAX_CHARS } from "../../lib/answer/answer.ts";
+import { localAnswer } from "../../lib/answer/local.ts";
 import { BUILT_IN_TOOL, indexFileIn } from "../../lib/docs/built_in.ts";
 import { DocsIndex } from "../../lib/docs/store.ts";
 import type { Match } from "../../lib/match/match.ts";
@@ -93,14 +94,12 @@ export async function hookPaths(indexed: readonly Indexed[], state: string): Pro
     try {
       const match = matchOf(corpus);
       const denial = (query: string) => {
-        const request = webSearch(query);
-        const found = searchAnswer(index, corpus.corpus, request, match);
-        if (!answers(found)) return undefined;
-        return answerReason(request, match, found, {
+        const local = localAnswer(index, corpus.corpus, webSearch(query), match, {
           ttlSeconds: 300,
           retryWillPass: true,
           maxChars: DEFAULT_MAX_CHARS,
         });
+        return local.kind === "none" ? undefined : local.answer;
       };
       const own = questions.get(corpus.corpus)!;
       let denied = 0, inlineAnswer = 0, reasonChars = 0;
