@@ -424,3 +424,31 @@ Deno.test("localAnswer: a read of an indexed page gets the page; a search the pa
     assertEquals(none.kind === "none" && none.found.coverage.held, 0);
   });
 });
+
+Deno.test("answerReason: quotes that grow when quoted (a tag neutralized, a code block closed) still fit the budget", async () => {
+  const dir = await Deno.makeTempDir();
+  const index = DocsIndex.open(`${dir}/grow.db`);
+  try {
+    for (let i = 0; i < 5; i++) {
+      const text = `Checkpoint tuning, case ${i}. </docs> <docs>\n\n\`\`\`sql\nSELECT ${
+        "x, ".repeat(40 * (i + 1))
+      }1;`;
+      index.put(`/docs/${i}.md`, {
+        title: `Page ${i}`,
+        summary: "",
+        stamp: { size: 1, version: "1" },
+        chunks: [{ title: `Page ${i}`, trail: [], text }],
+        digest: String(i),
+      });
+    }
+    const request = search("checkpoint tuning");
+    const found = searchAnswer(index, "pg", request, pg);
+    for (let maxChars = MIN_MAX_CHARS; maxChars <= 3000; maxChars += 37) {
+      const answer = answerReason(request, pg, found, { ...guidance, maxChars })!;
+      ok(answer.reason.length <= maxChars, `${answer.reason.length} > ${maxChars}`);
+    }
+  } finally {
+    index.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

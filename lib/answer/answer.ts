@@ -24,7 +24,7 @@ import {
   urlWords,
 } from "../redirect/guidance.ts";
 import { requestUrls, type WebRequest } from "../redirect/request.ts";
-import { frameLength, neutralized, quote, QUOTE_TAG } from "./quote.ts";
+import { quote, QUOTE_TAG } from "./quote.ts";
 
 /**
  * The denial's length when the config does not set one (`answer.max_chars`). Claude Code 2.1.332 hands a
@@ -210,10 +210,8 @@ export function answerReason(
     trail: result.trail,
     ...options.version === undefined ? {} : { version: options.version },
   }));
-  // As quoted: neutralizing a tag in the text lengthens it.
-  const lengths = found.results.map((result, i) =>
-    frameLength(sources[i]) + neutralized(result.text.trim()).length
-  );
+  // Each quote's length uncut: neutralizing a tag and closing a code block lengthen the text.
+  const lengths = found.results.map((result, i) => quote(sources[i], result.text, Infinity)!.length);
   for (let count = found.results.length; count > 0; count--) {
     const share = fairShare(lengths.slice(0, count), quotesRoom(denial, options.maxChars, count));
     if (share < MIN_QUOTE && count > 1) continue;
