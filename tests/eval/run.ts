@@ -173,13 +173,14 @@ async function main(args: string[]): Promise<number> {
   for (const name of names) outcomes.push(await evaluate(name, box.state, box.env));
   const hook = await hookPaths(outcomes.filter((o): o is Evaluated => !("skipped" in o)), box.state);
   if (values.json) {
+    const hookPath = (o: Outcome) => {
+      const path = hook.find((p) => p.corpus === o.corpus);
+      return path && (values.verbose ? path : { ...path, misses: undefined, deniedNegatives: undefined });
+    };
     console.log(JSON.stringify(
-      outcomes.map((o) => "skipped" in o || values.verbose ? o : { ...o, misses: undefined }),
-      null,
-      2,
-    ));
-    console.log(JSON.stringify(
-      hook.map((path) => values.verbose ? path : { ...path, misses: undefined, deniedNegatives: undefined }),
+      outcomes.map((o) =>
+        "skipped" in o ? o : { ...values.verbose ? o : { ...o, misses: undefined }, hookPath: hookPath(o) }
+      ),
       null,
       2,
     ));
