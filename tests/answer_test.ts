@@ -452,3 +452,22 @@ Deno.test("answerReason: quotes that grow when quoted (a tag neutralized, a code
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("answerReason and pageReason without the docs tool: the quotes, no call to a tool the agent does not have", async () => {
+  await withIndex((index) => {
+    const request = search("postgres vacuum freeze");
+    const found = searchAnswer(index, "pg", request, pg);
+    const withTool = answerReason(request, pg, found, guidance)!;
+    const without = answerReason(request, pg, found, { ...guidance, withoutDocsTool: true })!;
+    ok(withTool.reason.includes(BUILT_IN_TOOL));
+    ok(!without.reason.includes(BUILT_IN_TOOL) && !without.reason.includes("keyword index"), without.reason);
+    assertEquals(without.pages, withTool.pages, "the same pages quoted");
+    ok(without.reason.split("\n").at(-1)!.startsWith("If the local results are not enough"));
+    const fetchRequest = webFetch(PAGES[0][0]);
+    const page = pageReason(fetchRequest, pg, findPage(index, fetchRequest)!, {
+      ...guidance,
+      withoutDocsTool: true,
+    })!;
+    ok(!page.reason.includes(BUILT_IN_TOOL), page.reason);
+  });
+});

@@ -162,21 +162,35 @@ export function tailLines(
   request: WebRequest,
   match: Match,
   others: readonly Match[],
-  options: GuidanceOptions,
+  options: AnswerOptions,
 ): string[] {
   const query = localQuery(request);
   const load = options.deferredTools
     ? loadToolsLine(others.map((other) => other.database.mcpToolName))
     : undefined;
   return [
-    `To search these docs for more: ${toolCall(match.database, query)}`,
-    KEYWORD_HINT,
+    ...options.withoutDocsTool
+      ? []
+      : [`To search these docs for more: ${toolCall(match.database, query)}`, KEYWORD_HINT],
     ...others.map((other) =>
       `Other local docs match too: ${matchedDocs(other)}: ${toolCall(other.database, query)}`
     ),
     ...load === undefined ? [] : [load],
     retrySentence(request, options),
   ];
+}
+
+/** How a denial that quotes the docs is written. */
+export interface AnswerOptions extends GuidanceOptions {
+  /** The denial's budget, in characters: `answer.max_chars`. */
+  maxChars: number;
+  /** What the index describes and at which version (`versionLabel`), said of each quote. */
+  version?: string;
+  /**
+   * The agent cannot call the built-in search (a subagent whose definition leaves it out): the quotes still
+   * answer, and the denial does not send it to the tool for more.
+   */
+  withoutDocsTool?: boolean;
 }
 
 /** A denial with its quotes, and the pages they quote (the eval looks for the answering page among them). */
@@ -195,7 +209,7 @@ export function answerReason(
   request: WebRequest,
   match: Match,
   found: Found,
-  options: GuidanceOptions & { maxChars: number; version?: string },
+  options: AnswerOptions,
   others: readonly Match[] = [],
 ): Answer | undefined {
   const denial: QuotingDenial = {

@@ -5,9 +5,16 @@
  */
 import type { DocsIndex } from "../docs/store.ts";
 import type { Match } from "../match/match.ts";
-import type { GuidanceOptions } from "../redirect/guidance.ts";
 import type { WebRequest } from "../redirect/request.ts";
-import { type Answer, answerReason, answers, type Found, searchAnswer, versionLabel } from "./answer.ts";
+import {
+  type Answer,
+  type AnswerOptions,
+  answerReason,
+  answers,
+  type Found,
+  searchAnswer,
+  versionLabel,
+} from "./answer.ts";
 import { findPage, pageReason } from "./page.ts";
 
 export type LocalAnswer =
@@ -18,9 +25,8 @@ export type LocalAnswer =
   /** Nothing the gate takes for an answer (or nothing that fits the budget): the request goes through. */
   | { kind: "none"; found: Found };
 
-export interface LocalAnswerOptions extends GuidanceOptions {
-  /** The denial's budget: `answer.max_chars`. */
-  maxChars: number;
+/** The version label is the index's own (its package mark); the rest as for `answerReason`. */
+export interface LocalAnswerOptions extends Omit<AnswerOptions, "version"> {
   /** When the index was last written (`indexWrittenAt`), said of a page answered from it. */
   indexedAt?: Date;
 }

@@ -4,9 +4,17 @@
  */
 import type { DocsIndex } from "../docs/store.ts";
 import type { Match } from "../match/match.ts";
-import { type GuidanceOptions, matchedDocs, requestSubject } from "../redirect/guidance.ts";
+import { matchedDocs, requestSubject } from "../redirect/guidance.ts";
 import { requestUrls, type WebRequest } from "../redirect/request.ts";
-import { type Answer, layout, QUOTES_ARE_DOCS, quotesRoom, type QuotingDenial, tailLines } from "./answer.ts";
+import {
+  type Answer,
+  type AnswerOptions,
+  layout,
+  QUOTES_ARE_DOCS,
+  quotesRoom,
+  type QuotingDenial,
+  tailLines,
+} from "./answer.ts";
 import { quote } from "./quote.ts";
 
 /**
@@ -80,7 +88,7 @@ export function pageReason(
   request: WebRequest,
   match: Match,
   page: IndexedPage,
-  options: GuidanceOptions & { maxChars: number; version?: string; indexedAt?: Date },
+  options: AnswerOptions & { indexedAt?: Date },
   others: readonly Match[] = [],
 ): Answer | undefined {
   const when = options.indexedAt === undefined ? "" : `, indexed ${dayOf(options.indexedAt)}`;
