@@ -83,50 +83,62 @@ export function searchIndexes(
 ): Result[] {
   const indexes = openIndexes(home, names, skipped);
   try {
-    const ranked: Result[] = [];
-    /** Per index, the expression its candidates were found with: the snippets mark what it matches. */
-    const matches = new Map<string, string>();
-    for (const [name, index] of indexes) {
-      const isWord = (word: string) => index.passagesWith(quoted(word)) > 0;
-      // A word no passage holds (the product's own name, a typo) cannot narrow anything: leave it out.
-      const known = termExpressions(query, isWord).filter((term) => index.passagesWith(term) > 0);
-      if (known.length === 0) continue;
-      const match = anyOf(known);
-      matches.set(name, match);
-      const holders = known.map((term) => index.holding(term));
-      const headed = known.map((term) => index.holding(`{title trail summary} : (${term})`));
-      for (const hit of index.search(match, CANDIDATES)) {
-        const coverage = holders.filter((set) => set.has(hit.passage)).length / known.length;
-        const headings = headed.filter((set) => set.has(hit.passage)).length / known.length;
-        ranked.push({ ...hit, index: name, score: hit.score * coverage * (1 + HEADINGS_BOOST * headings) });
-      }
-    }
-    ranked.sort((a, b) => a.score - b.score);
-    const pages = new Set<string>();
-    const texts = new Set<string>();
-    const results: Result[] = [];
-    for (const hit of ranked) {
-      if (results.length === limit) break;
-      const page = `${hit.index}\u0000${hit.source}`;
-      const index = indexes.get(hit.index)!;
-      // Text a better passage already has (shown, or passed over as its page's second best) adds nothing.
-      const text = `${hit.index}\u0000${index.textKey(hit.passage)}`;
-      const repeated = texts.has(text);
-      texts.add(text);
-      if (pages.has(page) || repeated) continue;
-      pages.add(page);
-      results.push(hit);
-    }
-    for (const [name, index] of indexes) {
-      const own = results.filter((result) => result.index === name);
-      if (own.length === 0) continue;
-      const snippets = index.snippets(matches.get(name)!, own.map((result) => result.passage));
-      for (const result of own) result.snippet = snippets.get(result.passage) ?? "";
-    }
-    return results;
+    return rankIndexes(indexes, query, limit);
   } finally {
     for (const index of indexes.values()) index.close();
   }
+}
+
+/**
+ * `searchIndexes` over indexes already open, by name: for a caller that holds an index open anyway (the
+ * hook's answer in a denial). The indexes stay open.
+ */
+export function rankIndexes(
+  indexes: ReadonlyMap<string, DocsIndex>,
+  query: string,
+  limit: number,
+): Result[] {
+  const ranked: Result[] = [];
+  /** Per index, the expression its candidates were found with: the snippets mark what it matches. */
+  const matches = new Map<string, string>();
+  for (const [name, index] of indexes) {
+    const isWord = (word: string) => index.passagesWith(quoted(word)) > 0;
+    // A word no passage holds (the product's own name, a typo) cannot narrow anything: leave it out.
+    const known = termExpressions(query, isWord).filter((term) => index.passagesWith(term) > 0);
+    if (known.length === 0) continue;
+    const match = anyOf(known);
+    matches.set(name, match);
+    const holders = known.map((term) => index.holding(term));
+    const headed = known.map((term) => index.holding(`{title trail summary} : (${term})`));
+    for (const hit of index.search(match, CANDIDATES)) {
+      const coverage = holders.filter((set) => set.has(hit.passage)).length / known.length;
+      const headings = headed.filter((set) => set.has(hit.passage)).length / known.length;
+      ranked.push({ ...hit, index: name, score: hit.score * coverage * (1 + HEADINGS_BOOST * headings) });
+    }
+  }
+  ranked.sort((a, b) => a.score - b.score);
+  const pages = new Set<string>();
+  const texts = new Set<string>();
+  const results: Result[] = [];
+  for (const hit of ranked) {
+    if (results.length === limit) break;
+    const page = `${hit.index}\u0000${hit.source}`;
+    const index = indexes.get(hit.index)!;
+    // Text a better passage already has (shown, or passed over as its page's second best) adds nothing.
+    const text = `${hit.index}\u0000${index.textKey(hit.passage)}`;
+    const repeated = texts.has(text);
+    texts.add(text);
+    if (pages.has(page) || repeated) continue;
+    pages.add(page);
+    results.push(hit);
+  }
+  for (const [name, index] of indexes) {
+    const own = results.filter((result) => result.index === name);
+    if (own.length === 0) continue;
+    const snippets = index.snippets(matches.get(name)!, own.map((result) => result.passage));
+    for (const result of own) result.snippet = snippets.get(result.passage) ?? "";
+  }
+  return results;
 }
 
 /** Reciprocal rank fusion's constant: how much a top rank outweighs a lower one across lists. */

@@ -285,6 +285,37 @@ export class DocsIndex {
     return row === undefined ? "" : hash53(row.body);
   }
 
+  /** Whether the passage holds what `match` (one term, say) finds: for the few passages a hook answer shows. */
+  holds(passage: number, match: string): boolean {
+    return this.sql("SELECT 1 FROM chunks WHERE chunks MATCH ? AND rowid = CAST(? AS INTEGER)")
+      .get(match, passage) !== undefined;
+  }
+
+  /** The passage's whole text; "" for a passage that is not there. */
+  passageText(passage: number): string {
+    const row = this.sql("SELECT body FROM chunks WHERE rowid = CAST(? AS INTEGER)").get(passage) as
+      | { body: string }
+      | undefined;
+    return row?.body ?? "";
+  }
+
+  /** A document's title and its passages in page order, each under its headings; undefined when not indexed. */
+  page(source: string): { title: string; passages: { trail: string[]; text: string }[] } | undefined {
+    const document = this.sql("SELECT id, title FROM documents WHERE source = ?").get(source) as
+      | { id: number; title: string }
+      | undefined;
+    if (document === undefined) return undefined;
+    const rows = this.sql("SELECT trail, body FROM chunks WHERE document = ? ORDER BY rowid")
+      .all(document.id) as { trail: string; body: string }[];
+    return {
+      title: document.title,
+      passages: rows.map((row) => ({
+        trail: row.trail === "" ? [] : row.trail.split(" > "),
+        text: row.body,
+      })),
+    };
+  }
+
   /**
    * Each passage's text around what `match` finds, the matches in [brackets]. One query for them all: every
    * query with MATCH reads the match's whole lists of passages, however few rows it returns.

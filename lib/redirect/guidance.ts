@@ -16,6 +16,11 @@ export interface GuidanceOptions {
   ttlSeconds: number;
   /** False when the denial could not be recorded, so an identical retry would be denied again. */
   retryWillPass: boolean;
+  /**
+   * The agent defers MCP tools behind its ToolSearch tool (current Claude Code): a deferred tool called by
+   * name fails until loaded, so the guidance says how to load the ones it names (`loadToolsLine`).
+   */
+  deferredTools?: boolean;
 }
 
 export function clip(text: string): string {
@@ -29,9 +34,13 @@ export function clip(text: string): string {
 export function localQuery(request: WebRequest): string {
   if (request.tool === "WebSearch") return clip(request.query.trim());
   if (request.tool === "WebFetch" && request.prompt.trim() !== "") return clip(request.prompt.trim());
-  const [url] = requestUrls(request);
+  return clip(urlWords(requestUrls(request)[0]));
+}
+
+/** The words of a URL's path ("/docs/sql-create_index.html": "docs sql create index"); the URL when it has none. */
+export function urlWords(url: string): string {
   const path = urlPath(url);
-  if (path === undefined) return clip(url);
+  if (path === undefined) return url;
   const words: string[] = [];
   let word = "";
   for (const c of `${path}/`) {
@@ -41,7 +50,7 @@ export function localQuery(request: WebRequest): string {
       word = "";
     }
   }
-  return clip(words.join(" "));
+  return words.join(" ");
 }
 
 /** What a page's last word may be without being one of its words. */
@@ -79,13 +88,18 @@ function about(database: Database): string {
   return `${database.description}${database.path ? `; database ${database.path}` : ""}`;
 }
 
+/** Which docs a request matched and why: `"postgres" matches the "pg" docs (PostgreSQL manual)`. */
+export const matchedDocs = (match: Match): string =>
+  `${why(match)} matches the "${match.database.name}" docs (${about(match.database)})`;
+
 export function formatDuration(seconds: number): string {
   if (seconds % 3600 === 0) return seconds === 3600 ? "1 hour" : `${seconds / 3600} hours`;
   if (seconds % 60 === 0) return seconds === 60 ? "1 minute" : `${seconds / 60} minutes`;
   return seconds === 1 ? "1 second" : `${seconds} seconds`;
 }
 
-function retrySentence(request: WebRequest, options: GuidanceOptions): string {
+/** How to get the web request through anyway (the escape hatch), or why repeating it will not help. */
+export function retrySentence(request: WebRequest, options: GuidanceOptions): string {
   if (!options.retryWillPass) {
     return "docsearch-hook could not record this denial (its state database is unavailable), so repeating " +
       "the request would be denied again; tell the user that docsearch-hook cannot save its state (its stderr says why).";
@@ -102,24 +116,29 @@ function retrySentence(request: WebRequest, options: GuidanceOptions): string {
 }
 
 /** The built-in search ranks by words, not meaning: how to ask it, and what to do when it misses. */
-const KEYWORD_HINT = "The local search is a keyword index: use the docs' own terms and API names when you " +
+export const KEYWORD_HINT =
+  "The local search is a keyword index: use the docs' own terms and API names when you " +
   "know them; if the results miss, search again with other words (its query also takes a list of phrasings).";
 
-export function denyReason(request: WebRequest, matches: readonly Match[], options: GuidanceOptions): string {
-  const query = localQuery(request);
-  const subject = request.tool === "WebSearch"
+/** What the denial is about: "this web search", the page's URL, or the pages a command reads. */
+export function requestSubject(request: WebRequest): string {
+  return request.tool === "WebSearch"
     ? "this web search"
     : request.tool === "WebFetch"
     ? clip(request.url)
     : `${clip(requestUrls(request).join(" "))} (read by this ${
       request.calledAs ?? requestTool(request)
     } call)`;
+}
+
+export function denyReason(request: WebRequest, matches: readonly Match[], options: GuidanceOptions): string {
+  const query = localQuery(request);
+  const subject = requestSubject(request);
   const lines: string[] = [];
   if (matches.length === 1) {
     const [match] = matches;
     lines.push(
-      `Local documentation covers ${subject}: ${why(match)} matches the "${match.database.name}" docs ` +
-        `(${about(match.database)}).`,
+      `Local documentation covers ${subject}: ${matchedDocs(match)}.`,
       `Search it instead of the web: ${toolCall(match.database, query)}`,
     );
   } else {
@@ -134,8 +153,25 @@ export function denyReason(request: WebRequest, matches: readonly Match[], optio
     );
   }
   if (matches.some((match) => isBuiltInTool(match.database.mcpToolName))) lines.push(KEYWORD_HINT);
+  const load = options.deferredTools
+    ? loadToolsLine(matches.map((match) => match.database.mcpToolName))
+    : undefined;
+  if (load !== undefined) lines.push(load);
   lines.push(retrySentence(request, options));
   return lines.join("\n");
+}
+
+/**
+ * How to load the tools a denial names, where the agent defers them (Claude Code lists a deferred tool by name
+ * only, and calling it before ToolSearch loads it fails with InputValidationError). The built-in search is
+ * left out: its server marks it to be loaded from the start. Undefined when only the built-in search is named.
+ */
+export function loadToolsLine(tools: readonly string[]): string | undefined {
+  const external = [...new Set(tools.filter((tool) => !isBuiltInTool(tool)))];
+  if (external.length === 0) return undefined;
+  return `If ${external.length === 1 ? "that tool is" : "those tools are"} not loaded yet, load ${
+    external.length === 1 ? "it" : "them"
+  } first: ToolSearch {"query": ${JSON.stringify(`select:${external.join(",")}`)}}`;
 }
 
 /** A short summary beside the reason, for agents that surface `additionalContext` separately. */

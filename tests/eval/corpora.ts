@@ -8,6 +8,8 @@
  * - postgresql: the PostgreSQL 15 HTML manual as Debian ships it (postgresql-doc-15).
  * - python: the Python 3.11 library reference (`library/`) as Debian ships it (python3.11-doc): one long
  *   page per module with many sections each, a shape neither of the others has.
+ *
+ * The two Debian packages are used where installed, else downloaded at a pinned version by apt-get.
  */
 import { indexFile, type IndexHome } from "../../lib/docs/indexes.ts";
 import { DocsIndex } from "../../lib/docs/store.ts";
@@ -15,16 +17,30 @@ import { type CliResult, exists, readFixture, ROOT, runCli, runProgram } from ".
 
 /** The questions were written against this version's pages; another version may move or drop them. */
 export const NPM_VERSION = "11.19.1";
-const POSTGRESQL_HTML = "/usr/share/doc/postgresql-doc-15/html";
 /**
- * The Debian package the Python questions were written against, at this version (Debian 12's, with its
- * security updates). Its revisions of upstream 3.11.2 differ only by the few lines a security fix adds to a
- * page, so an installed python3.11-doc of another revision serves as well.
+ * A documentation package of Debian 12 at the version the questions were written against, and where in it
+ * the pages are. Debian's revisions of one upstream release differ only by the few lines a security fix adds
+ * to a page, so an installed package of another revision serves as well.
  */
-export const PYTHON_DOC_PACKAGE = "python3.11-doc";
-export const PYTHON_DOC_VERSION = "3.11.2-6+deb12u9";
-/** Where the package puts the library reference: the modules' pages only, not the tutorial or the C API. */
-const PYTHON_LIBRARY = "usr/share/doc/python3.11/html/library";
+interface DebianDocs {
+  package: string;
+  version: string;
+  /** The pages' folder inside the package, without the leading "/". */
+  pages: string;
+}
+
+/** The PostgreSQL 15 manual: every chapter and reference page, one HTML file each. */
+export const POSTGRESQL_DOCS: DebianDocs = {
+  package: "postgresql-doc-15",
+  version: "15.20-0+deb12u1",
+  pages: "usr/share/doc/postgresql-doc-15/html",
+};
+/** The Python library reference: the modules' pages only, not the tutorial or the C API. */
+export const PYTHON_DOCS: DebianDocs = {
+  package: "python3.11-doc",
+  version: "3.11.2-6+deb12u9",
+  pages: "usr/share/doc/python3.11/html/library",
+};
 
 export const CORPUS_NAMES = ["npm", "postgresql", "python"] as const;
 export type CorpusName = typeof CORPUS_NAMES[number];
@@ -49,13 +65,13 @@ export const CORPORA: Record<CorpusName, Corpus> = {
   postgresql: {
     name: "postgresql",
     label: "PostgreSQL 15 manual (HTML)",
-    locate: async () =>
-      await exists(POSTGRESQL_HTML) ? { root: POSTGRESQL_HTML } : {
-        missing: `the PostgreSQL 15 manual is not at ${POSTGRESQL_HTML}: ` +
-          "install it with `apt-get install postgresql-doc-15` (Debian, Ubuntu)",
-      },
+    locate: () => debianDocs(POSTGRESQL_DOCS),
   },
-  python: { name: "python", label: "Python 3.11 library reference (HTML)", locate: pythonLibrary },
+  python: {
+    name: "python",
+    label: "Python 3.11 library reference (HTML)",
+    locate: () => debianDocs(PYTHON_DOCS),
+  },
 };
 
 /** A program's result, or undefined when it is not on PATH, so a caller can say how to get the corpus. */
@@ -102,18 +118,18 @@ async function npmDocs(): Promise<{ root: string } | { missing: string }> {
 }
 
 /**
- * The installed library reference, or else the pinned python3.11-doc package downloaded by apt-get (no root
- * needed, nothing installed) and unpacked by dpkg-deb into `.cache/eval/` once.
+ * The installed package's pages, or else the pinned package downloaded by apt-get (no root needed, nothing
+ * installed) and unpacked by dpkg-deb into `.cache/eval/` once.
  */
-async function pythonLibrary(): Promise<{ root: string } | { missing: string }> {
-  const installed = `/${PYTHON_LIBRARY}`;
+async function debianDocs(docs: DebianDocs): Promise<{ root: string } | { missing: string }> {
+  const installed = `/${docs.pages}`;
   if (await exists(installed)) return { root: installed };
-  const dir = `${ROOT}.cache/eval/${PYTHON_DOC_PACKAGE}-${PYTHON_DOC_VERSION}`;
-  const root = `${dir}/${PYTHON_LIBRARY}`;
+  const dir = `${ROOT}.cache/eval/${docs.package}-${docs.version}`;
+  const root = `${dir}/${docs.pages}`;
   if (await exists(root)) return { root };
   await Deno.mkdir(dir, { recursive: true });
   const run = (program: string, args: string[]) => runIfThere(program, args, dir);
-  const downloaded = await run("apt-get", ["download", `${PYTHON_DOC_PACKAGE}=${PYTHON_DOC_VERSION}`]);
+  const downloaded = await run("apt-get", ["download", `${docs.package}=${docs.version}`]);
   const debs = (await Array.fromAsync(Deno.readDir(dir))).filter((entry) => entry.name.endsWith(".deb"));
   if (downloaded === undefined || downloaded.code !== 0 || debs.length !== 1) {
     await Deno.remove(dir, { recursive: true });
@@ -123,8 +139,8 @@ async function pythonLibrary(): Promise<{ root: string } | { missing: string }> 
       ? `${aptError(downloaded.stderr)} (run \`apt-get update\` first?)`
       : `apt-get download left ${debs.length} .deb files`;
     return {
-      missing: `could not fetch ${PYTHON_DOC_PACKAGE} ${PYTHON_DOC_VERSION}: ${why}; ` +
-        `install ${PYTHON_DOC_PACKAGE} (Debian, Ubuntu) so that ${installed} exists instead`,
+      missing: `could not fetch ${docs.package} ${docs.version}: ${why}; ` +
+        `install ${docs.package} (Debian, Ubuntu) so that ${installed} exists instead`,
     };
   }
   const deb = `${dir}/${debs[0].name}`;
@@ -132,12 +148,12 @@ async function pythonLibrary(): Promise<{ root: string } | { missing: string }> 
   const staging = await Deno.makeTempDir({ dir, prefix: "unpack-" });
   try {
     const unpacked = await run("dpkg-deb", ["-x", deb, staging]);
-    if (unpacked?.code !== 0 || !await exists(`${staging}/${PYTHON_LIBRARY}`)) {
+    if (unpacked?.code !== 0 || !await exists(`${staging}/${docs.pages}`)) {
       return {
         missing: `could not unpack ${deb} with dpkg-deb: ` +
           (unpacked === undefined
             ? "dpkg-deb is not on PATH"
-            : unpacked.stderr.trim() || "no library/ in it"),
+            : unpacked.stderr.trim() || `no ${installed} in it`),
       };
     }
     await Deno.rename(`${staging}/usr`, `${dir}/usr`);

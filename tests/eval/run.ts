@@ -11,6 +11,7 @@ import { MEASURED, writeMeasurement } from "../../lib/build/doc_pages.ts";
 import { parseArgv } from "../../lib/cli/args.ts";
 import { searchIndexes } from "../../lib/docs/search.ts";
 import { sandbox } from "../helpers.ts";
+import { hookPaths, reportHookPaths } from "./hook_path.ts";
 import {
   addIndex,
   CORPORA,
@@ -184,14 +185,22 @@ async function main(args: string[]): Promise<number> {
   await using box = await sandbox();
   const outcomes: Outcome[] = [];
   for (const name of names) outcomes.push(await evaluate(name, box.state, box.env));
+  const hook = await hookPaths(outcomes.filter((o): o is Evaluated => !("skipped" in o)), box.state);
   if (values.json) {
+    const hookPath = (o: Outcome) => {
+      const path = hook.find((p) => p.corpus === o.corpus);
+      return path && (values.verbose ? path : { ...path, misses: undefined, deniedNegatives: undefined });
+    };
     console.log(JSON.stringify(
-      outcomes.map((o) => "skipped" in o || values.verbose ? o : { ...o, misses: undefined }),
+      outcomes.map((o) =>
+        "skipped" in o ? o : { ...values.verbose ? o : { ...o, misses: undefined }, hookPath: hookPath(o) }
+      ),
       null,
       2,
     ));
   } else {
     report(outcomes, values.verbose === true);
+    reportHookPaths(hook, values.verbose === true);
   }
   // Only a run of every corpus stands for the table; one corpus asked for by name is a look, not a measure.
   if (values.corpus === undefined) {
