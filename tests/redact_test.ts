@@ -1077,3 +1077,54 @@ Deno.test("the config check names a pattern that could backtrack with its JSON p
     /^\/home\/dev\/\.claude\/hooks\/docsearch-config\.json: capture\.redact_patterns\[1\]: "\(\\w\+\\s\?\)\*" .*; pattern skipped \(fix: .+\)$/,
   );
 });
+
+/** Ordinary text that a family's pattern must leave as it is; `what` names the family in a failure. */
+function checkUnchanged(what: string, texts: readonly string[]) {
+  for (const text of texts) assertEquals(redact(text), text, `${what}: ${text}`);
+}
+
+Deno.test("a private key block of any label, case and body goes whole; public keys and certificates stay", () => {
+  checkAll([
+    [
+      "an OpenSSH key whose body is not base64",
+      "-----BEGIN OPENSSH PRIVATE KEY-----\nopenssh-key-v1 FAKE: ~!@#$%^&*() -- ssh-ed25519\n\n" +
+      "-----END OPENSSH PRIVATE KEY-----\n$ ls",
+      "[REDACTED:private_key]\n$ ls",
+    ],
+    [
+      "a label in lower case",
+      "key:\n-----begin rsa private key-----\nMIIEFAKEexampleLowercase\n-----end rsa private key-----",
+      "key:\n[REDACTED:private_key]",
+    ],
+    [
+      "an SSH2 (ssh.com) key, four dashes and spaces",
+      '---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: "fake"\nP2/56wAAAi4FAKEexample\n' +
+      "---- END SSH2 ENCRYPTED PRIVATE KEY ----",
+      "[REDACTED:private_key]",
+    ],
+    [
+      "words of the label joined by underscores",
+      "-----BEGIN OPENSSH_PRIVATE_KEY-----\nFAKEexampleBody\n-----END OPENSSH_PRIVATE_KEY-----",
+      "[REDACTED:private_key]",
+    ],
+    [
+      "a label with a dot, in a YAML block",
+      "dh: |\n  -----BEGIN X9.42 DH PRIVATE KEY-----\n  MIICJgFAKEexample\n  -----END X9.42 DH PRIVATE KEY-----\nnext: 1",
+      "dh: |\n  [REDACTED:private_key]\nnext: 1",
+    ],
+    [
+      "a key and the certificate after it: the certificate stays",
+      "-----BEGIN EC PRIVATE KEY-----\nMHcFAKE\n-----END EC PRIVATE KEY-----\n" +
+      "-----BEGIN CERTIFICATE-----\nMIIBFAKEcert\n-----END CERTIFICATE-----",
+      "[REDACTED:private_key]\n-----BEGIN CERTIFICATE-----\nMIIBFAKEcert\n-----END CERTIFICATE-----",
+    ],
+  ]);
+  checkUnchanged("public material", [
+    "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAFAKE\n-----END PUBLIC KEY-----",
+    "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaFAKE\n-----END CERTIFICATE-----",
+    "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQENBFAKEexample\n-----END PGP PUBLIC KEY BLOCK-----",
+    "---- BEGIN SSH2 PUBLIC KEY ----\nAAAAB3NzaC1yc2EFAKE\n---- END SSH2 PUBLIC KEY ----",
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFAKEexample dev@laptop",
+    "Write the key between the BEGIN and END lines; a private key never leaves the machine.",
+  ]);
+});

@@ -258,10 +258,14 @@ function secretValue(name: string, value: string, literal: boolean, weak: boolea
 const BUILT_IN: readonly Rule[] = [
   {
     category: "private_key",
-    hints: ["PRIVATE KEY", "PuTTY-User-Key-File"],
-    // The end is optional: an excerpt cut inside a key must not leak the part it kept.
+    hints: ["private key", "private_key", "putty-user-key-file"],
+    anyCase: true,
+    // A PEM-style block of any label (`OPENSSH`, `X9.42 DH`, `PGP … BLOCK`, the SSH2 `---- BEGIN … ----`), in
+    // any case, whatever its body holds: the body runs to the first END line, or to the end of the text, as
+    // an excerpt cut inside a key must not leak the part it kept. The END line is taken after the body, and
+    // only if it closes a private key, so that no repetition follows the body's (backtracking.ts).
     regex: () =>
-      /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)|PuTTY-User-Key-File-\d+\b[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)/g,
+      /(?:-----BEGIN[ _]|---- BEGIN )[A-Z0-9 _.]{0,60}?PRIVATE[ _]KEY(?:-----|[ _]BLOCK-----| ----)[\s\S]*?(?=(?:-----|---- )END[ _]|$)(?:(?:-----|---- )END[ _][A-Z0-9 _.]{0,60}?PRIVATE[ _]KEY(?:-----|[ _]BLOCK-----| ----))?|PuTTY-User-Key-File-\d\b[\s\S]*?(?=Private-MAC: |$)(?:Private-MAC: [0-9a-f]+)?/gi,
   },
   {
     category: "anthropic_key",
