@@ -1128,3 +1128,35 @@ Deno.test("a private key block of any label, case and body goes whole; public ke
     "Write the key between the BEGIN and END lines; a private key never leaves the machine.",
   ]);
 });
+
+Deno.test("a URL of any scheme loses the password of its user: unencoded `/`, escaped slashes, in a command", () => {
+  checkAll([
+    [
+      "postgresql in a psql command, a `/` in the password",
+      "psql postgresql://app:FAKE/pass+2024@db.internal:5432/shop -c 'select 1'",
+      "psql postgresql://app:[REDACTED:connection_string]@db.internal:5432/shop -c 'select 1'",
+    ],
+    [
+      "JSON with escaped slashes",
+      '{"database_url":"postgresql:\\/\\/app:FAKEdbPassw0rd@db.internal:5432\\/shop"}',
+      '{"database_url":"postgresql:\\/\\/app:[REDACTED:connection_string]@db.internal:5432\\/shop"}',
+    ],
+    [
+      "an environment variable of a docker run",
+      "docker run -e DATABASE_URL=postgres://app:FAKE/x@db:5432/shop api",
+      "docker run -e DATABASE_URL=postgres://app:[REDACTED:connection_string]@db:5432/shop api",
+    ],
+    [
+      "an unusual scheme",
+      "clickhouse+native://default:FAKE/chPass@ch.internal:9000/default",
+      "clickhouse+native://default:[REDACTED:connection_string]@ch.internal:9000/default",
+    ],
+  ]);
+  checkUnchanged("a user without a password, or a port and a path before an `@`", [
+    "git clone ssh://git@github.com/acme/widgets.git",
+    "open https://alice@example.com/profile",
+    "GET http://localhost:3000/users/@alice 200",
+    "docker pull registry.internal:5000/api@sha256:4e07408562bedb8b60ce05c1decfe3ad16b72230967de01f640b7e4729b49fce",
+    "https://example.com:443/blog/@scope/post",
+  ]);
+});

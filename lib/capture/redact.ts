@@ -393,15 +393,17 @@ const BUILT_IN: readonly Rule[] = [
     category: "connection_string",
     // Every match ends in `@`, which URLs (a fetch, a log line) seldom hold, unlike `://`.
     hints: ["@"],
-    // scheme://user:password@host: the user and host help reading the log; the password never appears. The
-    // password runs to the last `@` before the path, as people write `@` in it unencoded. A reference
+    // scheme://user:password@host, of any scheme, its slashes JSON-escaped or not: the user and host help
+    // reading the log; the password never appears. The password runs to the last `@` before the path, as
+    // people write `@` in it unencoded, or, holding no `@`, past a `/` they did not encode either. A reference
     // (`${DB_PASSWORD}`, `$PGPASS`, `<password>`) stays, and so does a token that an earlier rule already
-    // replaced (`https://[REDACTED:github_token]@…`), with its more telling tag.
-    regex: () => /\b([a-z][a-z0-9+.-]{1,20}):\/\/([^\s:@/'"[]*):([^\s/'"]+)@/gi,
-    replace: (match, scheme, user, password = "") =>
-      /^(?:\[REDACTED:.*|\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|<[^>]*>)$/.test(password)
+    // replaced (`https://[REDACTED:github_token]@…`), with its more telling tag. A port and a path
+    // (`http://localhost:3000/users/@alice`) are no password.
+    regex: () => /\b([a-z][a-z0-9+.-]{1,20}):(\\?\/\\?\/)([^\s:@/'"[]*):([^\s/'"]+|[^\s@'"]{1,256})@/gi,
+    replace: (match, scheme, slashes, user, password = "") =>
+      /^(?:\[REDACTED:.*|\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|<[^>]*>|\d+\\?\/.*)$/.test(password)
         ? match
-        : `${scheme}://${user}:${tag("connection_string")}@`,
+        : `${scheme}:${slashes}${user}:${tag("connection_string")}@`,
   },
   // Credentials on a command line: `curl -u user:pw`, `mysql -ppw`. The look for the flag stops after 400
   // characters, so that a line of repeated `curl`s stays linear; it goes on past a `\` line continuation.
