@@ -1160,3 +1160,40 @@ Deno.test("a URL of any scheme loses the password of its user: unencoded `/`, es
     "https://example.com:443/blog/@scope/post",
   ]);
 });
+
+/** `v1.0-`, 24 hex digits, `-`, 146 more. */
+const CLOUDFLARE_ORIGIN_CA = `v1.0-${"deadbeef".repeat(3)}-${"0123456789abcdef".repeat(10).slice(0, 146)}`;
+const FACEBOOK_APP_TOKEN = "1308742762612587|FAKEexampleFacebookToken000";
+
+Deno.test("Cloudflare origin CA keys and Facebook app tokens go, bare and assigned; versions and numbers stay", () => {
+  const tokens = [[CLOUDFLARE_ORIGIN_CA, "cloudflare_key"], [FACEBOOK_APP_TOKEN, "facebook_token"]];
+  for (const [secret, category] of tokens) {
+    const tagged = `[REDACTED:${category}]`;
+    checkAll([
+      ["INI", `[api]\norigin = ${secret}`, `[api]\norigin = ${tagged}`],
+      ["YAML", `cloudflare:\n  token: ${secret}\n`, `cloudflare:\n  token: ${tagged}\n`],
+      [".env", `CLOUDFLARE_ORIGIN_CA=${secret}`, `CLOUDFLARE_ORIGIN_CA=${tagged}`],
+      ["JSON", `{"token": "${secret}"}`, `{"token": "${tagged}"}`],
+      ["code, unquoted", `facebookToken = ${secret}`, `facebookToken = ${tagged}`],
+      ["a log line", `WARN rejected ${secret} for app 42`, `WARN rejected ${tagged} for app 42`],
+    ]);
+  }
+  checkAll([[
+    "a token URL-encoded in a query",
+    "GET /me?access_token=1308742762612587%7CFAKEexampleFacebookToken000&fields=id",
+    "GET /me?access_token=[REDACTED:facebook_token]&fields=id",
+  ], [
+    "a key named like a token that starts like a version",
+    "deploy_token: v2.1-9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3928",
+    "deploy_token: [REDACTED:secret]",
+  ]]);
+  checkUnchanged("versions and numbers", [
+    "Released v1.0.3-beta; v1.0-rc1 and 2.0.0-alpha.1+build.5114f85 follow.",
+    "version: v1.0-deadbeef",
+    "require golang.org/x/net v0.0.0-20240102150405-abcdef012345 // indirect",
+    "api_token_version = v1.0.3-beta",
+    "| 123456789012345 | 42 |\n123456789012345|123456789012345678901234567|9",
+    "1308742762612587|100000000000000000000000000000",
+    "ids: 1308742762612587|1477036645700765",
+  ]);
+});

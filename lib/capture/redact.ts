@@ -98,8 +98,9 @@ const harmlessValue = lazily(() =>
       String.raw`optional|required|redacted|include|omit|same-origin|read|write|bearer|basic|\*+|x+|` +
       // A number or colour literal (`0x000C`, `#ffffff`); a 64-digit hex private key is no number.
       String.raw`0x[0-9a-f]{1,16}|#[0-9a-f]{3,8}|` +
-      // A version, an OID or an address (`^9.0.2`, `1.3.6.1.5.5.7.3.1`).
-      String.raw`[~^v=<>]*\d+(?:\.\d+)+(?:[-+][\w.-]+)?)$|` +
+      // A version, an OID or an address (`^9.0.2`, `1.3.6.1.5.5.7.3.1`, `v0.0.0-20240102150405-abcdef012345`);
+      // a key that starts like a version (`v1.0-` and 170 hex digits) has a longer tail.
+      String.raw`[~^v=<>]*\d+(?:\.\d+)+(?:[-+][\w.-]{1,40})?)$|` +
       // A template or format string (`key:${request}`, `--user=%s`, `{0}`).
       String.raw`\$\{[\w.\s]+\}|%[-+ #0-9.]*[sdifr]\b|\{\d*\}`,
     "i",
@@ -255,6 +256,18 @@ function secretValue(name: string, value: string, literal: boolean, weak: boolea
   return literal || looksGenerated(value);
 }
 
+/** Whether `separator` stands in `text` right after 15 digits: the start of a Facebook app token. */
+function digitsBefore(text: string, separator: string): boolean {
+  for (let at = text.indexOf(separator, 15); at >= 0; at = text.indexOf(separator, at + 1)) {
+    let digits = 0;
+    while (digits < 15 && text.charCodeAt(at - 1 - digits) >= 48 && text.charCodeAt(at - 1 - digits) <= 57) {
+      digits++;
+    }
+    if (digits === 15) return true;
+  }
+  return false;
+}
+
 const BUILT_IN: readonly Rule[] = [
   {
     category: "private_key",
@@ -339,6 +352,21 @@ const BUILT_IN: readonly Rule[] = [
     hints: ["AccountKey"],
     regex: () => /(AccountKey[ \t]*=[ \t]*["']?)[A-Za-z0-9+/]{86}==/g,
     replace: (_match, prefix) => `${prefix}${tag("azure_secret")}`,
+  },
+  {
+    category: "cloudflare_key",
+    hints: ["v1.0-"],
+    // An origin CA key: `v1.0-`, 24 hex digits, `-`, 146 more.
+    regex: () => /(?<![\w.-])v1\.0-[0-9a-f]{24}-[0-9a-f]{146}(?![\w-])/g,
+  },
+  {
+    category: "facebook_token",
+    hints: ["|", "%7c"],
+    anyCase: true,
+    worth: (haystack) => digitsBefore(haystack, "|") || digitsBefore(haystack, "%7c"),
+    // An app access token is the app's id, `|` (`%7C` in a URL) and its secret or client token. The id is 15
+    // or 16 digits, the secret holds a letter: numbers with a `|` between them are a table or a list.
+    regex: () => /(?<![\w|%])\d{15,16}(?:\||%7C)(?=[\d_-]*[A-Za-z])[\w-]{27,40}(?![\w-])/gi,
   },
   { category: "pypi_token", hints: ["pypi-Ag"], regex: () => /\bpypi-Ag[A-Za-z0-9_-]{50,}/g },
   {
