@@ -1197,3 +1197,48 @@ Deno.test("Cloudflare origin CA keys and Facebook app tokens go, bare and assign
     "ids: 1308742762612587|1477036645700765",
   ]);
 });
+
+Deno.test("a field that names a secret gives away the value field after it: XML, JSON, YAML", () => {
+  checkAll([
+    [
+      "NuGet.Config credentials",
+      '<add key="Username" value="deploy" />\n<add key="ClearTextPassword" value="FAKEnugetPassw0rd" />',
+      '<add key="Username" value="deploy" />\n<add key="ClearTextPassword" value="[REDACTED:secret]" />',
+    ],
+    [
+      ".NET appSettings, a plain word as the password",
+      "<add key='SmtpPassword' value='correcthorse' />",
+      "<add key='SmtpPassword' value='[REDACTED:secret]' />",
+    ],
+    [
+      "an Ant property",
+      '<property name="db.password" value="Tr0ub4dorFAKE"/>',
+      '<property name="db.password" value="[REDACTED:secret]"/>',
+    ],
+    [
+      "a Kubernetes container's environment",
+      "env:\n  - name: DB_PASSWORD\n    value: Tr0ub4dorFAKE\n  - name: LOG_LEVEL\n    value: info",
+      "env:\n  - name: DB_PASSWORD\n    value: [REDACTED:secret]\n  - name: LOG_LEVEL\n    value: info",
+    ],
+    [
+      "an ECS task definition",
+      '[{"name":"API_TOKEN","value":"FAKEecsTaskToken0123"}]',
+      '[{"name":"API_TOKEN","value":"[REDACTED:secret]"}]',
+    ],
+    [
+      "a Postman environment",
+      '{\n  "key": "client_secret",\n  "value": "FAKEpostmanSecret01",\n  "enabled": true\n}',
+      '{\n  "key": "client_secret",\n  "value": "[REDACTED:secret]",\n  "enabled": true\n}',
+    ],
+  ]);
+  checkUnchanged("pairs that hold no secret", [
+    '<add key="Version" value="1.2" />',
+    '<add key="PasswordMinLength" value="12" />',
+    '<param name="secretName" value="tls-cert"/>',
+    "- name: API_TOKEN\n  valueFrom:\n    secretKeyRef:\n      name: api\n      key: token",
+    "- name: TOKEN_URL\n  value: https://auth.example.com/token",
+    "- name: GITHUB_TOKEN\n  value: ${{ secrets.GITHUB_TOKEN }}",
+    '{"name": "password", "value": "string"}',
+    '<input type="password" name="password" value="">',
+  ]);
+});

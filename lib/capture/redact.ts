@@ -525,6 +525,25 @@ const BUILT_IN: readonly Rule[] = [
     replace: (match, name = "", attributes = "", space = "", value = "", end = "") =>
       secretValue(name, value, true, false) ? `<${name}${attributes}>${space}${tag("secret")}${end}` : match,
   },
+  {
+    category: "secret",
+    hints: ["value"],
+    anyCase: true,
+    worth: (haystack) =>
+      (haystack.includes("key") || haystack.includes("name")) &&
+      KEY_HINTS.some((hint) => haystack.includes(hint)),
+    // A pair that names its secret in one field and holds it in the next: NuGet's and .NET's
+    // `<add key="ClearTextPassword" value="…" />`, Ant's `<property name="db.password" value="…"/>`, a
+    // Kubernetes `- name: DB_PASSWORD` / `value: …`, Postman's `{"key": "apiKey", "value": "…"}`.
+    regex: () =>
+      /\b(key|name)(["']?[ \t]*[=:][ \t]*["']?)([\w.:-]{1,100})(["']?[\s,]{1,80}["']?value["']?[ \t]*[=:][ \t]*)(?:"([^"\n]{4,})"|'([^'\n]{4,})'|([^\s"'<>,;}\]]{4,}))/gi,
+    replace: (match, field, assignment, name = "", between, doubleQuoted, singleQuoted, bare) => {
+      const value = doubleQuoted ?? singleQuoted ?? bare ?? "";
+      if (!secretValue(name, value, true, false)) return match;
+      const head = `${field}${assignment}${name}${between}`;
+      return `${head}${match.slice(head.length).replace(value, tag("secret"))}`;
+    },
+  },
 ];
 
 /** Files whose content is never stored, whatever it looks like. Matched against the file's base name. */
