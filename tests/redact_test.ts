@@ -1242,3 +1242,65 @@ Deno.test("a field that names a secret gives away the value field after it: XML,
     '<input type="password" name="password" value="">',
   ]);
 });
+
+Deno.test("the password flags of common CLIs go, past quoted arguments and line continuations", () => {
+  checkAll([
+    [
+      "curl -u after a -d and a -H holding `&` and `;`, each on its own line",
+      "curl -k -X POST https://api.example.com/token \\\n" +
+      "  -H 'Content-Type: application/x-www-form-urlencoded; charset=utf-8' \\\n" +
+      "  -d 'grant_type=client_credentials&scope=read' \\\n  -u developer:yqFAKEcriaLRi",
+      "curl -k -X POST https://api.example.com/token \\\n" +
+      "  -H 'Content-Type: application/x-www-form-urlencoded; charset=utf-8' \\\n" +
+      "  -d 'grant_type=client_credentials&scope=read' \\\n  -u developer:[REDACTED:secret]",
+    ],
+    [
+      "curl --user, its value on the next line",
+      'curl -s --url "imaps://imap.example.com" --user\\\n"me:myFAKEpassw0rd" --request "STATUS INBOX"',
+      'curl -s --url "imaps://imap.example.com" --user\\\n"me:[REDACTED:secret]" --request "STATUS INBOX"',
+    ],
+    [
+      "curl -u after a body of several lines",
+      'curl -X POST https://api.example.com/items -d \'{\n  "name": "widget"\n}\' \\\n  --user admin:FAKEadmin42',
+      'curl -X POST https://api.example.com/items -d \'{\n  "name": "widget"\n}\' \\\n  --user admin:[REDACTED:secret]',
+    ],
+    [
+      "docker login -p",
+      "docker login -u deploy -p FAKEregistryPass9 registry.example.com",
+      "docker login -u deploy -p [REDACTED:secret] registry.example.com",
+    ],
+    [
+      "mysql -p on a continuation line",
+      "mysql -h db -u root \\\n  -pFAKEmysqlPass2024 shop",
+      "mysql -h db -u root \\\n  -p[REDACTED:secret] shop",
+    ],
+    [
+      "sshpass, redis-cli, sqlcmd, ldapsearch",
+      "sshpass -p 'FAKEsshPass1' ssh deploy@10.0.0.7 uptime; redis-cli -a FAKEredisPass1 ping\n" +
+      "sqlcmd -S sql -U sa -P FAKEsqlPass1 -Q 'SELECT 1'; ldapsearch -x -w FAKEldapPass1 -b dc=example",
+      "sshpass -p '[REDACTED:secret]' ssh deploy@10.0.0.7 uptime; redis-cli -a [REDACTED:secret] ping\n" +
+      "sqlcmd -S sql -U sa -P [REDACTED:secret] -Q 'SELECT 1'; ldapsearch -x -w [REDACTED:secret] -b dc=example",
+    ],
+    [
+      "mongosh and openssl",
+      "mongosh mongodb://db/shop -u admin -p FAKEmongoPass1 && openssl pkcs12 -export -passout pass:FAKEp12Pass1",
+      "mongosh mongodb://db/shop -u admin -p [REDACTED:secret] && openssl pkcs12 -export -passout pass:[REDACTED:secret]",
+    ],
+    [
+      "wget --http-password, and a --password whose value is on the next line",
+      "wget --http-password=FAKEwgetPass1 https://x.example.com/a && deploy --password \\\n  FAKEcliPass1 --now",
+      "wget --http-password=[REDACTED:secret] https://x.example.com/a && deploy --password \\\n  [REDACTED:secret] --now",
+    ],
+  ]);
+  checkUnchanged("commands whose flags hold no password", [
+    "curl -X POST https://api.example.com/items -H 'Content-Type: application/json; charset=utf-8' -d 'a=1&b=2'",
+    "curl -u \"$API_USER:$API_PASS\" -d 'a=1&b=2' https://api.example.com",
+    "curl -s https://api.example.com/items | sort -u",
+    "docker login -u deploy --password-stdin < token.txt && docker run -d -p 8080:80 nginx",
+    "docker run -p 8080:80 nginx",
+    "mysql -u root -p shop < schema.sql",
+    "redis-cli -a $REDIS_PASSWORD ping",
+    "openssl pkcs12 -export -passout env:P12_PASSWORD -out bundle.p12",
+    "ssh -p 2222 deploy@10.0.0.7",
+  ]);
+});

@@ -256,6 +256,102 @@ function secretValue(name: string, value: string, literal: boolean, weak: boolea
   return literal || looksGenerated(value);
 }
 
+/**
+ * The rest of a command line after its program, to the line end or to a `&&` or `||` that starts another
+ * command: through `\` line continuations and single-quoted arguments, which may hold line ends (a JSON body
+ * of several lines). A `|`, `;` or `&` does not end it, as quoted arguments hold them (`-d 'a=1&b=2'`,
+ * `-H "…; charset=utf-8"`), and double quotes cannot be followed here, a `\"` in them being no end: past a
+ * pipe, a flag of the next program is at worst read as this one's.
+ */
+const COMMAND_REST = String.raw`(?:\\(?:\r\n|[^\r])|'[^']*'|&(?!&)|\|(?!\|)|[^\n\\'|&])*`;
+
+/** Where a flag's value starts: `=`, blanks, or blanks around a `\` line continuation. */
+const FLAG_SEPARATOR = String.raw`(?:=|[ \t]*\\\r?\n[ \t]*|[ \t]*)`;
+
+/**
+ * A password flag and its value, which is no other flag: the value follows the flag (`-p pw`, `-p=pw`, past
+ * a line continuation, `-ppw`) or, `attached`, only sticks to it, where a word of its own would be another
+ * argument (`mysql -p shop` asks for the password and opens `shop`).
+ */
+const passwordFlag = (flag: string, attached = false) =>
+  new RegExp(
+    String.raw`(\s${flag}${attached ? "" : FLAG_SEPARATOR}['"]?)` +
+      String.raw`([^\s'"${"`"},;|&)\]}-][^\s'"${"`"},;|&)\]}]*)`,
+    "g",
+  );
+
+/** A program whose command line can hold a credential, and how to find and replace it there. */
+interface CommandCredential {
+  /** Strings one of which any command of the program holds, as Rule.hints. */
+  hints: readonly string[];
+  /** The program, and its subcommand where only that takes the credential, as a pattern's source. */
+  program: string;
+  flag: () => RegExp;
+  replace: (match: string, ...groups: string[]) => string;
+}
+
+const COMMAND_CREDENTIALS: readonly CommandCredential[] = [
+  {
+    hints: ["curl"],
+    program: "curl",
+    // `-u user:password` (`--user`, and `-U`/`--proxy-user` for a proxy), its parts quoted or not.
+    flag: lazily(() =>
+      new RegExp(
+        String
+          .raw`(\s(?:-u|--user|-U|--proxy-user)${FLAG_SEPARATOR}["'{]*)(?:([^\s:'"${"`"}{}[\]]+)(["'}]*))?` +
+          String.raw`(:["'{]*)([^\s'"${"`"},;)\]}]*)`,
+        "g",
+      )
+    ),
+    // The user stays; `-u "KEY:"` (no password) sends an API key as the user.
+    replace: (match, prefix, user = "", closing = "", colon, password = "") =>
+      user.startsWith("<") || harmless(password)
+        ? match
+        : password === ""
+        ? looksGenerated(user) ? `${prefix}${tag("secret")}${closing}${colon}` : match
+        : `${prefix}${user}${closing}${colon}${tag("secret")}`,
+  },
+  {
+    hints: ["mysql", "mariadb"],
+    program: String.raw`mysql[\w-]*|mariadb[\w-]*`,
+    flag: lazily(() => passwordFlag("-p", true)),
+    replace: valueAfter,
+  },
+  {
+    hints: ["login"],
+    program: String.raw`(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login`,
+    flag: lazily(() => passwordFlag("-p")),
+    replace: valueAfter,
+  },
+  { hints: ["sshpass"], program: "sshpass", flag: lazily(() => passwordFlag("-p")), replace: valueAfter },
+  { hints: ["redis-cli"], program: "redis-cli", flag: lazily(() => passwordFlag("-a")), replace: valueAfter },
+  {
+    hints: ["mongo"],
+    program: String.raw`mongo(?:sh|dump|restore|export|import|stat|top|files)?`,
+    flag: lazily(() => passwordFlag("-p")),
+    replace: valueAfter,
+  },
+  {
+    hints: ["sqlcmd", "bcp"],
+    program: "sqlcmd|bcp",
+    flag: lazily(() => passwordFlag("-P")),
+    replace: valueAfter,
+  },
+  {
+    hints: ["ldap"],
+    program: String.raw`ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn)`,
+    flag: lazily(() => passwordFlag("-w")),
+    replace: valueAfter,
+  },
+  // `-passin pass:…`, `-passout pass:…`: other sources (`env:`, `file:`) only name the password.
+  {
+    hints: ["openssl"],
+    program: "openssl",
+    flag: lazily(() => passwordFlag("pass:", true)),
+    replace: valueAfter,
+  },
+];
+
 /** Whether `separator` stands in `text` right after 15 digits: the start of a Facebook app token. */
 function digitsBefore(text: string, separator: string): boolean {
   for (let at = text.indexOf(separator, 15); at >= 0; at = text.indexOf(separator, at + 1)) {
@@ -433,32 +529,20 @@ const BUILT_IN: readonly Rule[] = [
         ? match
         : `${scheme}:${slashes}${user}:${tag("connection_string")}@`,
   },
-  // Credentials on a command line: `curl -u user:pw`, `mysql -ppw`. The look for the flag stops after 400
-  // characters, so that a line of repeated `curl`s stays linear; it goes on past a `\` line continuation.
+  // Credentials on a command line (`curl -u user:pw`, `mysql -ppw`, `docker login -p pw`): the match is the
+  // command, and the program's flags are read in it alone.
+  ...COMMAND_CREDENTIALS.map(({ hints, program, flag, replace }): Rule => ({
+    category: "secret",
+    hints,
+    regex: lazily(() => new RegExp(String.raw`\b(?:${program})\b${COMMAND_REST}`, "g")),
+    replace: (command) => command.replace(flag(), replace),
+  })),
   {
     category: "secret",
-    hints: ["curl"],
+    hints: ["--pass", "-password", "--token", "--api", "--auth-token", "--access-token", "--client-secret"],
+    // wget's `--http-password` and the like too, the value on the next line after a `\` continuation.
     regex: () =>
-      /(\bcurl\b(?:\\\r?\n|[^\n|;&]){0,400}?\s(?:-u|--user)[ =]?[ \t]*["'{]*)([^\s:'"`{}[\]]*)(["'}]*:["'{]*)([^\s'"`,;)\]}]*)/g,
-    // `-u "KEY:"` (no password) sends an API key as the user.
-    replace: (match, prefix, user = "", separator, password = "") =>
-      user.startsWith("<") || harmless(password)
-        ? match
-        : password === ""
-        ? looksGenerated(user) ? `${prefix}${tag("secret")}${separator}` : match
-        : `${prefix}${user}${separator}${tag("secret")}`,
-  },
-  {
-    category: "secret",
-    hints: ["mysql", "mariadb"],
-    regex: () => /(\b(?:mysql|mariadb)[\w-]{0,40}\b[^\n|;&]{0,200}?\s-p['"]?)([^\s'"`,;)\]}]+)/g,
-    replace: valueAfter,
-  },
-  {
-    category: "secret",
-    hints: ["--pass", "--token", "--api", "--auth-token", "--access-token", "--client-secret"],
-    regex: () =>
-      /(\s--(?:password|passwd|token|api-key|apikey|auth-token|access-token|client-secret)(=|\s+)['"]?)([^\s'"`,;)\]}-][^\s'"`,;)\]}]*)/g,
+      /(\s--(?:(?:http-|ftp-|proxy-)?password|passwd|pass|token|api-key|apikey|auth-token|access-token|client-secret)(=|(?:\s|\\(?=\r?\n))+)['"]?)([^\s'"`,;)\]}-][^\s'"`,;)\]}]*)/g,
     // "the --password option": a lone lowercase word after a space is prose about the flag.
     replace: (match, prefix, separator, value = "") =>
       separator !== "=" && /^[a-z]+[.:!?]?$/.test(value) ? match : valueAfter(match, prefix, value),
