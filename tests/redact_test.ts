@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { backtrackingRisk } from "../lib/capture/backtracking.ts";
-import { createRedactor } from "../lib/capture/redact.ts";
+import { builtInPatterns, createRedactor } from "../lib/capture/redact.ts";
 import { resolveConfig } from "../lib/config/resolve.ts";
 
 const { redact, isSecretFile } = createRedactor([], []);
@@ -1303,4 +1303,44 @@ Deno.test("the password flags of common CLIs go, past quoted arguments and line 
     "openssl pkcs12 -export -passout env:P12_PASSWORD -out bundle.p12",
     "ssh -p 2222 deploy@10.0.0.7",
   ]);
+});
+
+Deno.test("no built-in pattern can backtrack for long, and 1 MB of text made to trip one takes under a second", () => {
+  // The key=value rules' key names are the one exception: their repetitions are bounded (KEY_NAME).
+  for (const pattern of builtInPatterns()) {
+    const risk = backtrackingRisk({ pattern: pattern.source, ignoreCase: pattern.flags.includes("i") });
+    ok(
+      risk === undefined || risk.startsWith(String.raw`"[A-Za-z0-9_.-]{0,64}?(?:secret|`) ||
+        risk.startsWith(String.raw`"(\\?["'${"`"}]?)\b([A-Za-z0-9_.-]{0,64}?(?:secret|`),
+      `${pattern.source}: ${risk}`,
+    );
+  }
+  const MB = 1 << 20;
+  const hostile = (unit: string, prefix = "") => prefix + unit.repeat(Math.ceil(MB / unit.length));
+  const texts = {
+    "BEGIN lines": hostile("-----BEGIN RSA PRIVATE KEY-----\n"),
+    "END lines of no key": hostile("-----END ", "-----BEGIN RSA PRIVATE KEY-----\n"),
+    "long labels": hostile(`-----BEGIN ${"A ".repeat(30)}`),
+    "curl words": hostile("curl "),
+    "curl -u": hostile("curl -u "),
+    "unclosed quotes": hostile("curl '"),
+    "continuations": hostile(" \\\n", "curl"),
+    "login -p": hostile("docker login -p "),
+    "mysql -p": hostile("mysql -p"),
+    "URL users": hostile("postgresql://a:b"),
+    "URL slashes": hostile("/", "x://a:"),
+    "URL at signs": hostile("@", "x://a:"),
+    "digits and pipes": hostile("1234567890123456|"),
+    "version-like keys": hostile(`v1.0-${"a".repeat(24)}-`),
+    "pairs": hostile('<add key="password" value='),
+    "pair gaps": hostile(" ", "name: api_token"),
+    "flags": hostile("--password \\\n"),
+  };
+  redact(Object.values(texts).map((text) => text.slice(0, 4096)).join("\n"));
+  for (const [what, text] of Object.entries(texts)) {
+    const started = performance.now();
+    redact(text);
+    const elapsed = performance.now() - started;
+    ok(elapsed < 1000, `${what}: ${Math.round(elapsed)} ms`);
+  }
 });

@@ -630,6 +630,15 @@ const BUILT_IN: readonly Rule[] = [
   },
 ];
 
+/**
+ * Every pattern the built-in rules run on a text, the flags read in a command line included: for the test
+ * that none of them can backtrack for long (backtracking.ts).
+ */
+export const builtInPatterns = (): RegExp[] => [
+  ...BUILT_IN.map((rule) => rule.regex()),
+  ...COMMAND_CREDENTIALS.map(({ flag }) => flag()),
+];
+
 /** Files whose content is never stored, whatever it looks like. Matched against the file's base name. */
 const secretFiles = lazily(() =>
   /^(?:\.env.*|.*\.(?:pem|key|p12|pfx|jks|keystore|kdbx|ppk)|id_(?:rsa|dsa|ecdsa|ed25519).*|[._]netrc|\.npmrc|\.pypirc|\.pgpass|\.?htpasswd)$/i
