@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { backtrackingRisk } from "../lib/capture/backtracking.ts";
-import { createRedactor } from "../lib/capture/redact.ts";
+import { builtInPatterns, createRedactor } from "../lib/capture/redact.ts";
 import { resolveConfig } from "../lib/config/resolve.ts";
 
 const { redact, isSecretFile } = createRedactor([], []);
@@ -1076,4 +1076,271 @@ Deno.test("the config check names a pattern that could backtrack with its JSON p
     config.problems[0],
     /^\/home\/dev\/\.claude\/hooks\/docsearch-config\.json: capture\.redact_patterns\[1\]: "\(\\w\+\\s\?\)\*" .*; pattern skipped \(fix: .+\)$/,
   );
+});
+
+/** Ordinary text that a family's pattern must leave as it is; `what` names the family in a failure. */
+function checkUnchanged(what: string, texts: readonly string[]) {
+  for (const text of texts) assertEquals(redact(text), text, `${what}: ${text}`);
+}
+
+Deno.test("a private key block of any label, case and body goes whole; public keys and certificates stay", () => {
+  checkAll([
+    [
+      "an OpenSSH key whose body is not base64",
+      "-----BEGIN OPENSSH PRIVATE KEY-----\nopenssh-key-v1 FAKE: ~!@#$%^&*() -- ssh-ed25519\n\n" +
+      "-----END OPENSSH PRIVATE KEY-----\n$ ls",
+      "[REDACTED:private_key]\n$ ls",
+    ],
+    [
+      "a label in lower case",
+      "key:\n-----begin rsa private key-----\nMIIEFAKEexampleLowercase\n-----end rsa private key-----",
+      "key:\n[REDACTED:private_key]",
+    ],
+    [
+      "an SSH2 (ssh.com) key, four dashes and spaces",
+      '---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: "fake"\nP2/56wAAAi4FAKEexample\n' +
+      "---- END SSH2 ENCRYPTED PRIVATE KEY ----",
+      "[REDACTED:private_key]",
+    ],
+    [
+      "words of the label joined by underscores",
+      "-----BEGIN OPENSSH_PRIVATE_KEY-----\nFAKEexampleBody\n-----END OPENSSH_PRIVATE_KEY-----",
+      "[REDACTED:private_key]",
+    ],
+    [
+      "a label with a dot, in a YAML block",
+      "dh: |\n  -----BEGIN X9.42 DH PRIVATE KEY-----\n  MIICJgFAKEexample\n  -----END X9.42 DH PRIVATE KEY-----\nnext: 1",
+      "dh: |\n  [REDACTED:private_key]\nnext: 1",
+    ],
+    [
+      "a key and the certificate after it: the certificate stays",
+      "-----BEGIN EC PRIVATE KEY-----\nMHcFAKE\n-----END EC PRIVATE KEY-----\n" +
+      "-----BEGIN CERTIFICATE-----\nMIIBFAKEcert\n-----END CERTIFICATE-----",
+      "[REDACTED:private_key]\n-----BEGIN CERTIFICATE-----\nMIIBFAKEcert\n-----END CERTIFICATE-----",
+    ],
+  ]);
+  checkUnchanged("public material", [
+    "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAFAKE\n-----END PUBLIC KEY-----",
+    "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaFAKE\n-----END CERTIFICATE-----",
+    "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQENBFAKEexample\n-----END PGP PUBLIC KEY BLOCK-----",
+    "---- BEGIN SSH2 PUBLIC KEY ----\nAAAAB3NzaC1yc2EFAKE\n---- END SSH2 PUBLIC KEY ----",
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFAKEexample dev@laptop",
+    "Write the key between the BEGIN and END lines; a private key never leaves the machine.",
+  ]);
+});
+
+Deno.test("a URL of any scheme loses the password of its user: unencoded `/`, escaped slashes, in a command", () => {
+  checkAll([
+    [
+      "postgresql in a psql command, a `/` in the password",
+      "psql postgresql://app:FAKE/pass+2024@db.internal:5432/shop -c 'select 1'",
+      "psql postgresql://app:[REDACTED:connection_string]@db.internal:5432/shop -c 'select 1'",
+    ],
+    [
+      "JSON with escaped slashes",
+      '{"database_url":"postgresql:\\/\\/app:FAKEdbPassw0rd@db.internal:5432\\/shop"}',
+      '{"database_url":"postgresql:\\/\\/app:[REDACTED:connection_string]@db.internal:5432\\/shop"}',
+    ],
+    [
+      "an environment variable of a docker run",
+      "docker run -e DATABASE_URL=postgres://app:FAKE/x@db:5432/shop api",
+      "docker run -e DATABASE_URL=postgres://app:[REDACTED:connection_string]@db:5432/shop api",
+    ],
+    [
+      "an unusual scheme",
+      "clickhouse+native://default:FAKE/chPass@ch.internal:9000/default",
+      "clickhouse+native://default:[REDACTED:connection_string]@ch.internal:9000/default",
+    ],
+  ]);
+  checkUnchanged("a user without a password, or a port and a path before an `@`", [
+    "git clone ssh://git@github.com/acme/widgets.git",
+    "open https://alice@example.com/profile",
+    "GET http://localhost:3000/users/@alice 200",
+    "docker pull registry.internal:5000/api@sha256:4e07408562bedb8b60ce05c1decfe3ad16b72230967de01f640b7e4729b49fce",
+    "https://example.com:443/blog/@scope/post",
+  ]);
+});
+
+/** `v1.0-`, 24 hex digits, `-`, 146 more. */
+const CLOUDFLARE_ORIGIN_CA = `v1.0-${"deadbeef".repeat(3)}-${"0123456789abcdef".repeat(10).slice(0, 146)}`;
+const FACEBOOK_APP_TOKEN = "1308742762612587|FAKEexampleFacebookToken000";
+
+Deno.test("Cloudflare origin CA keys and Facebook app tokens go, bare and assigned; versions and numbers stay", () => {
+  const tokens = [[CLOUDFLARE_ORIGIN_CA, "cloudflare_key"], [FACEBOOK_APP_TOKEN, "facebook_token"]];
+  for (const [secret, category] of tokens) {
+    const tagged = `[REDACTED:${category}]`;
+    checkAll([
+      ["INI", `[api]\norigin = ${secret}`, `[api]\norigin = ${tagged}`],
+      ["YAML", `cloudflare:\n  token: ${secret}\n`, `cloudflare:\n  token: ${tagged}\n`],
+      [".env", `CLOUDFLARE_ORIGIN_CA=${secret}`, `CLOUDFLARE_ORIGIN_CA=${tagged}`],
+      ["JSON", `{"token": "${secret}"}`, `{"token": "${tagged}"}`],
+      ["code, unquoted", `facebookToken = ${secret}`, `facebookToken = ${tagged}`],
+      ["a log line", `WARN rejected ${secret} for app 42`, `WARN rejected ${tagged} for app 42`],
+    ]);
+  }
+  checkAll([[
+    "a token URL-encoded in a query",
+    "GET /me?access_token=1308742762612587%7CFAKEexampleFacebookToken000&fields=id",
+    "GET /me?access_token=[REDACTED:facebook_token]&fields=id",
+  ], [
+    "a key named like a token that starts like a version",
+    "deploy_token: v2.1-9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a3928",
+    "deploy_token: [REDACTED:secret]",
+  ]]);
+  checkUnchanged("versions and numbers", [
+    "Released v1.0.3-beta; v1.0-rc1 and 2.0.0-alpha.1+build.5114f85 follow.",
+    "version: v1.0-deadbeef",
+    "require golang.org/x/net v0.0.0-20240102150405-abcdef012345 // indirect",
+    "api_token_version = v1.0.3-beta",
+    "| 123456789012345 | 42 |\n123456789012345|123456789012345678901234567|9",
+    "1308742762612587|100000000000000000000000000000",
+    "ids: 1308742762612587|1477036645700765",
+  ]);
+});
+
+Deno.test("a field that names a secret gives away the value field after it: XML, JSON, YAML", () => {
+  checkAll([
+    [
+      "NuGet.Config credentials",
+      '<add key="Username" value="deploy" />\n<add key="ClearTextPassword" value="FAKEnugetPassw0rd" />',
+      '<add key="Username" value="deploy" />\n<add key="ClearTextPassword" value="[REDACTED:secret]" />',
+    ],
+    [
+      ".NET appSettings, a plain word as the password",
+      "<add key='SmtpPassword' value='correcthorse' />",
+      "<add key='SmtpPassword' value='[REDACTED:secret]' />",
+    ],
+    [
+      "an Ant property",
+      '<property name="db.password" value="Tr0ub4dorFAKE"/>',
+      '<property name="db.password" value="[REDACTED:secret]"/>',
+    ],
+    [
+      "a Kubernetes container's environment",
+      "env:\n  - name: DB_PASSWORD\n    value: Tr0ub4dorFAKE\n  - name: LOG_LEVEL\n    value: info",
+      "env:\n  - name: DB_PASSWORD\n    value: [REDACTED:secret]\n  - name: LOG_LEVEL\n    value: info",
+    ],
+    [
+      "an ECS task definition",
+      '[{"name":"API_TOKEN","value":"FAKEecsTaskToken0123"}]',
+      '[{"name":"API_TOKEN","value":"[REDACTED:secret]"}]',
+    ],
+    [
+      "a Postman environment",
+      '{\n  "key": "client_secret",\n  "value": "FAKEpostmanSecret01",\n  "enabled": true\n}',
+      '{\n  "key": "client_secret",\n  "value": "[REDACTED:secret]",\n  "enabled": true\n}',
+    ],
+  ]);
+  checkUnchanged("pairs that hold no secret", [
+    '<add key="Version" value="1.2" />',
+    '<add key="PasswordMinLength" value="12" />',
+    '<param name="secretName" value="tls-cert"/>',
+    "- name: API_TOKEN\n  valueFrom:\n    secretKeyRef:\n      name: api\n      key: token",
+    "- name: TOKEN_URL\n  value: https://auth.example.com/token",
+    "- name: GITHUB_TOKEN\n  value: ${{ secrets.GITHUB_TOKEN }}",
+    '{"name": "password", "value": "string"}',
+    '<input type="password" name="password" value="">',
+  ]);
+});
+
+Deno.test("the password flags of common CLIs go, past quoted arguments and line continuations", () => {
+  checkAll([
+    [
+      "curl -u after a -d and a -H holding `&` and `;`, each on its own line",
+      "curl -k -X POST https://api.example.com/token \\\n" +
+      "  -H 'Content-Type: application/x-www-form-urlencoded; charset=utf-8' \\\n" +
+      "  -d 'grant_type=client_credentials&scope=read' \\\n  -u developer:yqFAKEcriaLRi",
+      "curl -k -X POST https://api.example.com/token \\\n" +
+      "  -H 'Content-Type: application/x-www-form-urlencoded; charset=utf-8' \\\n" +
+      "  -d 'grant_type=client_credentials&scope=read' \\\n  -u developer:[REDACTED:secret]",
+    ],
+    [
+      "curl --user, its value on the next line",
+      'curl -s --url "imaps://imap.example.com" --user\\\n"me:myFAKEpassw0rd" --request "STATUS INBOX"',
+      'curl -s --url "imaps://imap.example.com" --user\\\n"me:[REDACTED:secret]" --request "STATUS INBOX"',
+    ],
+    [
+      "curl -u after a body of several lines",
+      'curl -X POST https://api.example.com/items -d \'{\n  "name": "widget"\n}\' \\\n  --user admin:FAKEadmin42',
+      'curl -X POST https://api.example.com/items -d \'{\n  "name": "widget"\n}\' \\\n  --user admin:[REDACTED:secret]',
+    ],
+    [
+      "docker login -p",
+      "docker login -u deploy -p FAKEregistryPass9 registry.example.com",
+      "docker login -u deploy -p [REDACTED:secret] registry.example.com",
+    ],
+    [
+      "mysql -p on a continuation line",
+      "mysql -h db -u root \\\n  -pFAKEmysqlPass2024 shop",
+      "mysql -h db -u root \\\n  -p[REDACTED:secret] shop",
+    ],
+    [
+      "sshpass, redis-cli, sqlcmd, ldapsearch",
+      "sshpass -p 'FAKEsshPass1' ssh deploy@10.0.0.7 uptime; redis-cli -a FAKEredisPass1 ping\n" +
+      "sqlcmd -S sql -U sa -P FAKEsqlPass1 -Q 'SELECT 1'; ldapsearch -x -w FAKEldapPass1 -b dc=example",
+      "sshpass -p '[REDACTED:secret]' ssh deploy@10.0.0.7 uptime; redis-cli -a [REDACTED:secret] ping\n" +
+      "sqlcmd -S sql -U sa -P [REDACTED:secret] -Q 'SELECT 1'; ldapsearch -x -w [REDACTED:secret] -b dc=example",
+    ],
+    [
+      "mongosh and openssl",
+      "mongosh mongodb://db/shop -u admin -p FAKEmongoPass1 && openssl pkcs12 -export -passout pass:FAKEp12Pass1",
+      "mongosh mongodb://db/shop -u admin -p [REDACTED:secret] && openssl pkcs12 -export -passout pass:[REDACTED:secret]",
+    ],
+    [
+      "wget --http-password, and a --password whose value is on the next line",
+      "wget --http-password=FAKEwgetPass1 https://x.example.com/a && deploy --password \\\n  FAKEcliPass1 --now",
+      "wget --http-password=[REDACTED:secret] https://x.example.com/a && deploy --password \\\n  [REDACTED:secret] --now",
+    ],
+  ]);
+  checkUnchanged("commands whose flags hold no password", [
+    "curl -X POST https://api.example.com/items -H 'Content-Type: application/json; charset=utf-8' -d 'a=1&b=2'",
+    "curl -u \"$API_USER:$API_PASS\" -d 'a=1&b=2' https://api.example.com",
+    "curl -s https://api.example.com/items | sort -u",
+    "docker login -u deploy --password-stdin < token.txt && docker run -d -p 8080:80 nginx",
+    "docker run -p 8080:80 nginx",
+    "mysql -u root -p shop < schema.sql",
+    "redis-cli -a $REDIS_PASSWORD ping",
+    "openssl pkcs12 -export -passout env:P12_PASSWORD -out bundle.p12",
+    "ssh -p 2222 deploy@10.0.0.7",
+  ]);
+});
+
+Deno.test("no built-in pattern can backtrack for long, and 1 MB of text made to trip one takes under a second", () => {
+  // The key=value rules' key names are the one exception: their repetitions are bounded (KEY_NAME).
+  for (const pattern of builtInPatterns()) {
+    const risk = backtrackingRisk({ pattern: pattern.source, ignoreCase: pattern.flags.includes("i") });
+    ok(
+      risk === undefined || risk.startsWith(String.raw`"[A-Za-z0-9_.-]{0,64}?(?:secret|`) ||
+        risk.startsWith(String.raw`"(\\?["'${"`"}]?)\b([A-Za-z0-9_.-]{0,64}?(?:secret|`),
+      `${pattern.source}: ${risk}`,
+    );
+  }
+  const MB = 1 << 20;
+  const hostile = (unit: string, prefix = "") => prefix + unit.repeat(Math.ceil(MB / unit.length));
+  const texts = {
+    "BEGIN lines": hostile("-----BEGIN RSA PRIVATE KEY-----\n"),
+    "END lines of no key": hostile("-----END ", "-----BEGIN RSA PRIVATE KEY-----\n"),
+    "long labels": hostile(`-----BEGIN ${"A ".repeat(30)}`),
+    "curl words": hostile("curl "),
+    "curl -u": hostile("curl -u "),
+    "unclosed quotes": hostile("curl '"),
+    "continuations": hostile(" \\\n", "curl"),
+    "login -p": hostile("docker login -p "),
+    "mysql -p": hostile("mysql -p"),
+    "URL users": hostile("postgresql://a:b"),
+    "URL slashes": hostile("/", "x://a:"),
+    "URL at signs": hostile("@", "x://a:"),
+    "digits and pipes": hostile("1234567890123456|"),
+    "version-like keys": hostile(`v1.0-${"a".repeat(24)}-`),
+    "pairs": hostile('<add key="password" value='),
+    "pair gaps": hostile(" ", "name: api_token"),
+    "flags": hostile("--password \\\n"),
+  };
+  redact(Object.values(texts).map((text) => text.slice(0, 4096)).join("\n"));
+  for (const [what, text] of Object.entries(texts)) {
+    const started = performance.now();
+    redact(text);
+    const elapsed = performance.now() - started;
+    ok(elapsed < 1000, `${what}: ${Math.round(elapsed)} ms`);
+  }
 });

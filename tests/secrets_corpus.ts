@@ -70,14 +70,20 @@ export function ordinaryExcerpts(): string[] {
  */
 export const LEAK_RUN = 6;
 
-/**
- * The runs of any secret that survive in `output`: every window of LEAK_RUN characters of a secret that is
- * there, once the redaction tags are taken out, unless the same window is also in the text around the
- * secrets (then the output may hold it for that text's sake).
- */
-export function leakedRuns(output: string, text: string, secrets: readonly string[]): string[] {
+/** A text with its own secrets taken out: what the output may hold for the text's sake. */
+export function aroundSecrets(text: string, secrets: readonly string[]): string {
   let context = text;
   for (const secret of secrets) context = context.replaceAll(secret, "\0");
+  return context;
+}
+
+/**
+ * The runs of any secret that survive in `output`: every window of LEAK_RUN characters of a secret that is
+ * there, once the redaction tags are taken out, unless the same window is also in `context`, the texts
+ * around the secrets (aroundSecrets): then the output may hold it for that text's sake. Each text is taken
+ * around its own secrets only, as one case's secret can be a word of another's (`password`).
+ */
+export function leakedRuns(output: string, context: string, secrets: readonly string[]): string[] {
   const kept = output.replace(/\[REDACTED:[a-z0-9_]+\]/g, "\0");
   const leaked = new Set<string>();
   for (const secret of secrets) {
@@ -112,7 +118,7 @@ export function scoreCorpus(redact: (text: string) => string): CorpusScore {
   };
   for (const { family, text, secrets } of secretCases()) {
     const output = redact(text);
-    const leaked = leakedRuns(output, text, secrets);
+    const leaked = leakedRuns(output, aroundSecrets(text, secrets), secrets);
     const tally = score.families[family] ??= { caught: 0, total: 0 };
     tally.total++;
     score.total++;

@@ -98,8 +98,9 @@ const harmlessValue = lazily(() =>
       String.raw`optional|required|redacted|include|omit|same-origin|read|write|bearer|basic|\*+|x+|` +
       // A number or colour literal (`0x000C`, `#ffffff`); a 64-digit hex private key is no number.
       String.raw`0x[0-9a-f]{1,16}|#[0-9a-f]{3,8}|` +
-      // A version, an OID or an address (`^9.0.2`, `1.3.6.1.5.5.7.3.1`).
-      String.raw`[~^v=<>]*\d+(?:\.\d+)+(?:[-+][\w.-]+)?)$|` +
+      // A version, an OID or an address (`^9.0.2`, `1.3.6.1.5.5.7.3.1`, `v0.0.0-20240102150405-abcdef012345`);
+      // a key that starts like a version (`v1.0-` and 170 hex digits) has a longer tail.
+      String.raw`[~^v=<>]*\d+(?:\.\d+)+(?:[-+][\w.-]{1,40})?)$|` +
       // A template or format string (`key:${request}`, `--user=%s`, `{0}`).
       String.raw`\$\{[\w.\s]+\}|%[-+ #0-9.]*[sdifr]\b|\{\d*\}`,
     "i",
@@ -255,13 +256,125 @@ function secretValue(name: string, value: string, literal: boolean, weak: boolea
   return literal || looksGenerated(value);
 }
 
+/**
+ * The rest of a command line after its program, to the line end or to a `&&` or `||` that starts another
+ * command: through `\` line continuations and single-quoted arguments, which may hold line ends (a JSON body
+ * of several lines). A `|`, `;` or `&` does not end it, as quoted arguments hold them (`-d 'a=1&b=2'`,
+ * `-H "…; charset=utf-8"`), and double quotes cannot be followed here, a `\"` in them being no end: past a
+ * pipe, a flag of the next program is at worst read as this one's.
+ */
+const COMMAND_REST = String.raw`(?:\\(?:\r\n|[^\r])|'[^']*'|&(?!&)|\|(?!\|)|[^\n\\'|&])*`;
+
+/** Where a flag's value starts: `=`, blanks, or blanks around a `\` line continuation. */
+const FLAG_SEPARATOR = String.raw`(?:=|[ \t]*\\\r?\n[ \t]*|[ \t]*)`;
+
+/**
+ * A password flag and its value, which is no other flag: the value follows the flag (`-p pw`, `-p=pw`, past
+ * a line continuation, `-ppw`) or, `attached`, only sticks to it, where a word of its own would be another
+ * argument (`mysql -p shop` asks for the password and opens `shop`).
+ */
+const passwordFlag = (flag: string, attached = false) =>
+  new RegExp(
+    String.raw`(\s${flag}${attached ? "" : FLAG_SEPARATOR}['"]?)` +
+      String.raw`([^\s'"${"`"},;|&)\]}-][^\s'"${"`"},;|&)\]}]*)`,
+    "g",
+  );
+
+/** A program whose command line can hold a credential, and how to find and replace it there. */
+interface CommandCredential {
+  /** Strings one of which any command of the program holds, as Rule.hints. */
+  hints: readonly string[];
+  /** The program, and its subcommand where only that takes the credential, as a pattern's source. */
+  program: string;
+  flag: () => RegExp;
+  replace: (match: string, ...groups: string[]) => string;
+}
+
+const COMMAND_CREDENTIALS: readonly CommandCredential[] = [
+  {
+    hints: ["curl"],
+    program: "curl",
+    // `-u user:password` (`--user`, and `-U`/`--proxy-user` for a proxy), its parts quoted or not.
+    flag: lazily(() =>
+      new RegExp(
+        String
+          .raw`(\s(?:-u|--user|-U|--proxy-user)${FLAG_SEPARATOR}["'{]*)(?:([^\s:'"${"`"}{}[\]]+)(["'}]*))?` +
+          String.raw`(:["'{]*)([^\s'"${"`"},;)\]}]*)`,
+        "g",
+      )
+    ),
+    // The user stays; `-u "KEY:"` (no password) sends an API key as the user.
+    replace: (match, prefix, user = "", closing = "", colon, password = "") =>
+      user.startsWith("<") || harmless(password)
+        ? match
+        : password === ""
+        ? looksGenerated(user) ? `${prefix}${tag("secret")}${closing}${colon}` : match
+        : `${prefix}${user}${closing}${colon}${tag("secret")}`,
+  },
+  {
+    hints: ["mysql", "mariadb"],
+    program: String.raw`mysql[\w-]*|mariadb[\w-]*`,
+    flag: lazily(() => passwordFlag("-p", true)),
+    replace: valueAfter,
+  },
+  {
+    hints: ["login"],
+    program: String.raw`(?:docker|podman|nerdctl|buildah|skopeo|oras|helm[ \t]+registry)[ \t]+login`,
+    flag: lazily(() => passwordFlag("-p")),
+    replace: valueAfter,
+  },
+  { hints: ["sshpass"], program: "sshpass", flag: lazily(() => passwordFlag("-p")), replace: valueAfter },
+  { hints: ["redis-cli"], program: "redis-cli", flag: lazily(() => passwordFlag("-a")), replace: valueAfter },
+  {
+    hints: ["mongo"],
+    program: String.raw`mongo(?:sh|dump|restore|export|import|stat|top|files)?`,
+    flag: lazily(() => passwordFlag("-p")),
+    replace: valueAfter,
+  },
+  {
+    hints: ["sqlcmd", "bcp"],
+    program: "sqlcmd|bcp",
+    flag: lazily(() => passwordFlag("-P")),
+    replace: valueAfter,
+  },
+  {
+    hints: ["ldap"],
+    program: String.raw`ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn)`,
+    flag: lazily(() => passwordFlag("-w")),
+    replace: valueAfter,
+  },
+  // `-passin pass:…`, `-passout pass:…`: other sources (`env:`, `file:`) only name the password.
+  {
+    hints: ["openssl"],
+    program: "openssl",
+    flag: lazily(() => passwordFlag("pass:", true)),
+    replace: valueAfter,
+  },
+];
+
+/** Whether `separator` stands in `text` right after 15 digits: the start of a Facebook app token. */
+function digitsBefore(text: string, separator: string): boolean {
+  for (let at = text.indexOf(separator, 15); at >= 0; at = text.indexOf(separator, at + 1)) {
+    let digits = 0;
+    while (digits < 15 && text.charCodeAt(at - 1 - digits) >= 48 && text.charCodeAt(at - 1 - digits) <= 57) {
+      digits++;
+    }
+    if (digits === 15) return true;
+  }
+  return false;
+}
+
 const BUILT_IN: readonly Rule[] = [
   {
     category: "private_key",
-    hints: ["PRIVATE KEY", "PuTTY-User-Key-File"],
-    // The end is optional: an excerpt cut inside a key must not leak the part it kept.
+    hints: ["private key", "private_key", "putty-user-key-file"],
+    anyCase: true,
+    // A PEM-style block of any label (`OPENSSH`, `X9.42 DH`, `PGP … BLOCK`, the SSH2 `---- BEGIN … ----`), in
+    // any case, whatever its body holds: the body runs to the first END line, or to the end of the text, as
+    // an excerpt cut inside a key must not leak the part it kept. The END line is taken after the body, and
+    // only if it closes a private key, so that no repetition follows the body's (backtracking.ts).
     regex: () =>
-      /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)|PuTTY-User-Key-File-\d+\b[\s\S]*?(?:Private-MAC:[ \t]*[0-9a-fA-F]+|$)/g,
+      /(?:-----BEGIN[ _]|---- BEGIN )[A-Z0-9 _.]{0,60}?PRIVATE[ _]KEY(?:-----|[ _]BLOCK-----| ----)[\s\S]*?(?=(?:-----|---- )END[ _]|$)(?:(?:-----|---- )END[ _][A-Z0-9 _.]{0,60}?PRIVATE[ _]KEY(?:-----|[ _]BLOCK-----| ----))?|PuTTY-User-Key-File-\d\b[\s\S]*?(?=Private-MAC: |$)(?:Private-MAC: [0-9a-f]+)?/gi,
   },
   {
     category: "anthropic_key",
@@ -336,6 +449,21 @@ const BUILT_IN: readonly Rule[] = [
     regex: () => /(AccountKey[ \t]*=[ \t]*["']?)[A-Za-z0-9+/]{86}==/g,
     replace: (_match, prefix) => `${prefix}${tag("azure_secret")}`,
   },
+  {
+    category: "cloudflare_key",
+    hints: ["v1.0-"],
+    // An origin CA key: `v1.0-`, 24 hex digits, `-`, 146 more.
+    regex: () => /(?<![\w.-])v1\.0-[0-9a-f]{24}-[0-9a-f]{146}(?![\w-])/g,
+  },
+  {
+    category: "facebook_token",
+    hints: ["|", "%7c"],
+    anyCase: true,
+    worth: (haystack) => digitsBefore(haystack, "|") || digitsBefore(haystack, "%7c"),
+    // An app access token is the app's id, `|` (`%7C` in a URL) and its secret or client token. The id is 15
+    // or 16 digits, the secret holds a letter: numbers with a `|` between them are a table or a list.
+    regex: () => /(?<![\w|%])\d{15,16}(?:\||%7C)(?=[\d_-]*[A-Za-z])[\w-]{27,40}(?![\w-])/gi,
+  },
   { category: "pypi_token", hints: ["pypi-Ag"], regex: () => /\bpypi-Ag[A-Za-z0-9_-]{50,}/g },
   {
     category: "sendgrid_key",
@@ -389,42 +517,32 @@ const BUILT_IN: readonly Rule[] = [
     category: "connection_string",
     // Every match ends in `@`, which URLs (a fetch, a log line) seldom hold, unlike `://`.
     hints: ["@"],
-    // scheme://user:password@host: the user and host help reading the log; the password never appears. The
-    // password runs to the last `@` before the path, as people write `@` in it unencoded. A reference
+    // scheme://user:password@host, of any scheme, its slashes JSON-escaped or not: the user and host help
+    // reading the log; the password never appears. The password runs to the last `@` before the path, as
+    // people write `@` in it unencoded, or, holding no `@`, past a `/` they did not encode either. A reference
     // (`${DB_PASSWORD}`, `$PGPASS`, `<password>`) stays, and so does a token that an earlier rule already
-    // replaced (`https://[REDACTED:github_token]@…`), with its more telling tag.
-    regex: () => /\b([a-z][a-z0-9+.-]{1,20}):\/\/([^\s:@/'"[]*):([^\s/'"]+)@/gi,
-    replace: (match, scheme, user, password = "") =>
-      /^(?:\[REDACTED:.*|\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|<[^>]*>)$/.test(password)
+    // replaced (`https://[REDACTED:github_token]@…`), with its more telling tag. A port and a path
+    // (`http://localhost:3000/users/@alice`) are no password.
+    regex: () => /\b([a-z][a-z0-9+.-]{1,20}):(\\?\/\\?\/)([^\s:@/'"[]*):([^\s/'"]+|[^\s@'"]{1,256})@/gi,
+    replace: (match, scheme, slashes, user, password = "") =>
+      /^(?:\[REDACTED:.*|\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|<[^>]*>|\d+\\?\/.*)$/.test(password)
         ? match
-        : `${scheme}://${user}:${tag("connection_string")}@`,
+        : `${scheme}:${slashes}${user}:${tag("connection_string")}@`,
   },
-  // Credentials on a command line: `curl -u user:pw`, `mysql -ppw`. The look for the flag stops after 400
-  // characters, so that a line of repeated `curl`s stays linear; it goes on past a `\` line continuation.
+  // Credentials on a command line (`curl -u user:pw`, `mysql -ppw`, `docker login -p pw`): the match is the
+  // command, and the program's flags are read in it alone.
+  ...COMMAND_CREDENTIALS.map(({ hints, program, flag, replace }): Rule => ({
+    category: "secret",
+    hints,
+    regex: lazily(() => new RegExp(String.raw`\b(?:${program})\b${COMMAND_REST}`, "g")),
+    replace: (command) => command.replace(flag(), replace),
+  })),
   {
     category: "secret",
-    hints: ["curl"],
+    hints: ["--pass", "-password", "--token", "--api", "--auth-token", "--access-token", "--client-secret"],
+    // wget's `--http-password` and the like too, the value on the next line after a `\` continuation.
     regex: () =>
-      /(\bcurl\b(?:\\\r?\n|[^\n|;&]){0,400}?\s(?:-u|--user)[ =]?[ \t]*["'{]*)([^\s:'"`{}[\]]*)(["'}]*:["'{]*)([^\s'"`,;)\]}]*)/g,
-    // `-u "KEY:"` (no password) sends an API key as the user.
-    replace: (match, prefix, user = "", separator, password = "") =>
-      user.startsWith("<") || harmless(password)
-        ? match
-        : password === ""
-        ? looksGenerated(user) ? `${prefix}${tag("secret")}${separator}` : match
-        : `${prefix}${user}${separator}${tag("secret")}`,
-  },
-  {
-    category: "secret",
-    hints: ["mysql", "mariadb"],
-    regex: () => /(\b(?:mysql|mariadb)[\w-]{0,40}\b[^\n|;&]{0,200}?\s-p['"]?)([^\s'"`,;)\]}]+)/g,
-    replace: valueAfter,
-  },
-  {
-    category: "secret",
-    hints: ["--pass", "--token", "--api", "--auth-token", "--access-token", "--client-secret"],
-    regex: () =>
-      /(\s--(?:password|passwd|token|api-key|apikey|auth-token|access-token|client-secret)(=|\s+)['"]?)([^\s'"`,;)\]}-][^\s'"`,;)\]}]*)/g,
+      /(\s--(?:(?:http-|ftp-|proxy-)?password|passwd|pass|token|api-key|apikey|auth-token|access-token|client-secret)(=|(?:\s|\\(?=\r?\n))+)['"]?)([^\s'"`,;)\]}-][^\s'"`,;)\]}]*)/g,
     // "the --password option": a lone lowercase word after a space is prose about the flag.
     replace: (match, prefix, separator, value = "") =>
       separator !== "=" && /^[a-z]+[.:!?]?$/.test(value) ? match : valueAfter(match, prefix, value),
@@ -491,6 +609,34 @@ const BUILT_IN: readonly Rule[] = [
     replace: (match, name = "", attributes = "", space = "", value = "", end = "") =>
       secretValue(name, value, true, false) ? `<${name}${attributes}>${space}${tag("secret")}${end}` : match,
   },
+  {
+    category: "secret",
+    hints: ["value"],
+    anyCase: true,
+    worth: (haystack) =>
+      (haystack.includes("key") || haystack.includes("name")) &&
+      KEY_HINTS.some((hint) => haystack.includes(hint)),
+    // A pair that names its secret in one field and holds it in the next: NuGet's and .NET's
+    // `<add key="ClearTextPassword" value="…" />`, Ant's `<property name="db.password" value="…"/>`, a
+    // Kubernetes `- name: DB_PASSWORD` / `value: …`, Postman's `{"key": "apiKey", "value": "…"}`.
+    regex: () =>
+      /\b(key|name)(["']?[ \t]*[=:][ \t]*["']?)([\w.:-]{1,100})(["']?[\s,]{1,80}["']?value["']?[ \t]*[=:][ \t]*)(?:"([^"\n]{4,})"|'([^'\n]{4,})'|([^\s"'<>,;}\]]{4,}))/gi,
+    replace: (match, field, assignment, name = "", between, doubleQuoted, singleQuoted, bare) => {
+      const value = doubleQuoted ?? singleQuoted ?? bare ?? "";
+      if (!secretValue(name, value, true, false)) return match;
+      const head = `${field}${assignment}${name}${between}`;
+      return `${head}${match.slice(head.length).replace(value, tag("secret"))}`;
+    },
+  },
+];
+
+/**
+ * Every pattern the built-in rules run on a text, the flags read in a command line included: for the test
+ * that none of them can backtrack for long (backtracking.ts).
+ */
+export const builtInPatterns = (): RegExp[] => [
+  ...BUILT_IN.map((rule) => rule.regex()),
+  ...COMMAND_CREDENTIALS.map(({ flag }) => flag()),
 ];
 
 /** Files whose content is never stored, whatever it looks like. Matched against the file's base name. */

@@ -1,14 +1,14 @@
 /**
  * Secrets end to end: the corpus's secrets (fixtures/secrets/) go through real hook processes in the places
- * agents put them (a command's output, a file written, an MCP tool's input), then every byte of every file
- * in the state directory is searched for them. And a user pattern that would backtrack for minutes costs
- * the event nothing but a line on stderr.
+ * agents put them (a command's output, the command itself, a file written, an MCP tool's input), then every
+ * byte of every file in the state directory is searched for them. And a user pattern that would backtrack for
+ * minutes costs the event nothing but a line on stderr.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { openStateDb } from "../../lib/state/db.ts";
 import { ROOT, runCli, type Sandbox, sandbox, SELF } from "../helpers.ts";
-import { leakedRuns, type SecretCase, secretCases } from "../secrets_corpus.ts";
+import { aroundSecrets, leakedRuns, type SecretCase, secretCases } from "../secrets_corpus.ts";
 
 async function withConfig(config: unknown): Promise<Sandbox> {
   const box = await sandbox({ CLAUDECODE: "1" });
@@ -17,13 +17,23 @@ async function withConfig(config: unknown): Promise<Sandbox> {
   return box;
 }
 
-/** A PostToolUse event carrying `text` where the n-th of three tools puts it. */
+/** A PostToolUse event carrying `text` where the n-th of four tools puts it. */
 function eventWith(text: string, n: number): string {
   const tools = [
     {
       tool_name: "Bash",
       tool_input: { command: "kubectl get secret api -o yaml", description: "Show the API secret" },
       tool_response: { stdout: text, stderr: "", interrupted: false, isImage: false },
+    },
+    {
+      tool_name: "Bash",
+      tool_input: { command: text, description: "Run the deploy step" },
+      tool_response: {
+        stdout: "deployed api 1.4.2 to production (3 pods)",
+        stderr: "",
+        interrupted: false,
+        isImage: false,
+      },
     },
     {
       tool_name: "Write",
@@ -74,14 +84,14 @@ Deno.test("no secret of the corpus reaches any file of the state directory, WAL 
   const files = [...Deno.readDirSync(box.state)].map((entry) => entry.name).sort();
   ok(files.includes("docsearch.db-wal") && files.includes("config-cache.json"), `files: ${files}`);
   // What the hook was given besides the secrets may be stored: the events around them, the config path.
-  const text = [
-    ...cases.flatMap((secretCase, n) => [secretCase.text, eventWith("", n)]),
+  const context = [
+    ...cases.flatMap(({ text, secrets }, n) => [aroundSecrets(text, secrets), eventWith("", n)]),
     `${box.home}/.claude/hooks/docsearch-config.json`,
   ].join("\n");
   const secrets = cases.flatMap((secretCase) => secretCase.secrets);
   for (const name of files) {
     const bytes = new TextDecoder("latin1").decode(Deno.readFileSync(`${box.state}/${name}`));
-    assertEquals(leakedRuns(bytes, text, secrets), [], `in ${name}`);
+    assertEquals(leakedRuns(bytes, context, secrets), [], `in ${name}`);
   }
   const stored = watcher.prepare(
     "SELECT count(*) AS n FROM observations WHERE tool_use_id LIKE 'toolu_secrets_%'",
