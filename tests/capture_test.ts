@@ -227,6 +227,34 @@ Deno.test("commandKind: a tool named in an argument, a quote or a path is not wh
   assertEquals(kinds(other), all(other, "other"));
 });
 
+Deno.test("commandKind: the line is read as Bash reads it (lib/shell/read.ts)", () => {
+  // Where the regex reader this replaced read otherwise: a here-document's body is text, a quoted program
+  // name is the program, and a command substitution in double quotes runs.
+  assertEquals(
+    kinds([
+      "cat <<EOF > notes.md\nnpm test\nEOF",
+      '"npm" test',
+      'echo "$(npm test)"',
+    ]),
+    [
+      ["cat <<EOF > notes.md\nnpm test\nEOF", "other"],
+      ['"npm" test', "test"],
+      ['echo "$(npm test)"', "test"],
+    ],
+  );
+  // Subshells, groups, substitutions, process substitutions and `-c` command lines are read into.
+  const tests = [
+    "(cd app && npm test)",
+    "{ npm test; } 2>&1 | tail",
+    "x=`npm test`",
+    "diff <(npm test 2>&1) expected.txt",
+    'sh -c "cd app && npm test"',
+    "docker compose run app bash -c 'npm test'",
+    "npm test |\n  tee log",
+  ];
+  assertEquals(kinds(tests), all(tests, "test"));
+});
+
 Deno.test("commandKind: a long command line full of tool names is classified at once, not in quadratic time", () => {
   // A backtracking `mvn … test` pattern took minutes on this; the hook must never stall the agent.
   assertEquals(commandKind(`echo ${"mvn gradle ".repeat(100_000)}`), "other");

@@ -18,6 +18,7 @@ import {
   webRequestFrom,
 } from "../lib/redirect/request.ts";
 import { shellFetchUrls } from "../lib/redirect/shell_fetch.ts";
+import { MAX_TOKENS } from "../lib/shell/read.ts";
 import { config, database, PAGE_TOOLS_MATCHER, readFixture } from "./helpers.ts";
 
 const gitlab = database({
@@ -218,6 +219,29 @@ Deno.test("shell page reads: commands without a web page pass before any parsing
   ) assertEquals(bash(command), undefined, command);
   assertEquals(webRequestFrom("Bash", { command: 42 }), undefined);
   assertEquals(webRequestFrom("Bash", undefined), undefined);
+});
+
+Deno.test("shell page reads: the command is read as Bash reads it (lib/shell/read.ts)", () => {
+  // Where the reader this replaced read otherwise. It named nothing here, where a newline after `|` continues
+  // the pipeline.
+  assertEquals(shellFetchUrls("curl -s https://docs.gitlab.com/ee/ci/ |\n  head -40"), [
+    "https://docs.gitlab.com/ee/ci/",
+  ]);
+  // It named the page in each of these.
+  for (
+    const command of [
+      // `1<>` writes stdout into the file, here not a page.
+      "curl -s https://docs.gitlab.com/ee/ci/ 1<>page.bin",
+      // The shell refuses these: nothing runs.
+      "; curl -s https://docs.gitlab.com/ee/ci/",
+      "curl -s https://docs.gitlab.com/ee/ci/ &&",
+      // Too long to read whole.
+      `curl -s https://docs.gitlab.com/ee/ci/${"; true".repeat(MAX_TOKENS)}`,
+    ]
+  ) assertEquals(shellFetchUrls(command), undefined, command);
+  // As many `; true` as the cut leaves room for: read whole, and a page read.
+  const longest = `curl -s https://docs.gitlab.com/ee/ci/${"; true".repeat(MAX_TOKENS / 2 - 2)}`;
+  assertEquals(shellFetchUrls(longest), ["https://docs.gitlab.com/ee/ci/"]);
 });
 
 Deno.test("shell page reads: a page of a host no database covers is read, and passes", () => {

@@ -1,5 +1,6 @@
 /** What kind of shell command the agent ran: tests and builds get an outcome, installs are chatter. */
 import { lazily } from "../lazy.ts";
+import { readShell, simpleCommands, type Word } from "../shell/read.ts";
 
 export type CommandKind = "own" | "test" | "build" | "install" | "other";
 
@@ -91,24 +92,40 @@ const KINDS: readonly Kind[] = [
   },
 ];
 
-/** A quoted string; after `-c` (`bash -c '…'`) it is a command line of its own, elsewhere only an argument. */
-const quoted = lazily(() => /(\s-c\s+)?(["'])((?:\\.|(?!\2)[^\\])*)\2/g);
-const separator = lazily(() => /[;&|(){}`\n]/);
 /** What runs another command: variable assignments, sudo, npx, `uv run` … */
 const wrapper = lazily(() =>
   /^(?:\w+=\S*|(?:sudo|env|time|nice|nohup|exec|command|npx|bunx|pnpx|uvx)(?:\s+-\S+)*|timeout\s+\S+|(?:uv|poetry|pipenv|hatch|pdm)\s+run|(?:pnpm|yarn)\s+(?:exec|dlx)|bundle\s+exec)\s+/
 );
 
-/** The commands of a shell line, each starting with its program's base name (`./gradlew test` → `gradlew test`). */
-function commandsOf(line: string): string[] {
-  const unquoted = line.replace(quoted(), (_quoted, dashC, _mark, body) => dashC ? `;${body};` : " ''");
-  return unquoted.split(separator()).map((part) => {
-    let command = part.trim();
+/** How deep a command line given to `-c` inside one given to `-c` is followed. */
+const MAX_NESTED_LINES = 4;
+
+/**
+ * A word as the patterns see it. No program, subcommand or goal holds a blank, nor is empty: such a word (a
+ * commit message, a quoted sentence) stands as `''`, one word that matches nothing.
+ */
+const shown = ({ text }: Word) => text === "" || /\s/.test(text) ? "''" : text;
+
+/**
+ * The commands of a shell line, each starting with its program's base name (`./gradlew test` → `gradlew test`):
+ * those of its pipelines, subshells, groups and substitutions, and of the command line given to `-c`
+ * (`bash -c '…'`, `sudo sh -c …`). A here-document is text, not commands.
+ */
+function commandsOf(line: string, nested = 0): string[] {
+  const commands: string[] = [];
+  for (const { words } of simpleCommands(readShell(line))) {
+    words.forEach((word, i) => {
+      if (word.text === "-c" && i + 1 < words.length && nested < MAX_NESTED_LINES) {
+        commands.push(...commandsOf(words[i + 1].text, nested + 1));
+      }
+    });
+    let command = words.map(shown).join(" ");
     for (let found = wrapper().exec(command); found; found = wrapper().exec(command)) {
       command = command.slice(found[0].length);
     }
-    return command.replace(/^\S*\//, "");
-  });
+    commands.push(command.replace(/^\S*\//, ""));
+  }
+  return commands;
 }
 
 /** A command's kind shows in its first lines; a 10 MB heredoc is not read to the end for it. */

@@ -7,208 +7,16 @@
  * installer piped into `sh`), a link or header check, a mirror, or a command that also builds, installs or
  * commits. A URL that only appears in the command (`git clone`, `echo`, a comment) is not read.
  *
- * The command is read as the shell reads it: quotes, escapes, comments, pipes, lists and redirections. What
- * this does not model (command substitution, subshells, here-documents, a variable in a URL) names nothing.
+ * The command is read as the shell reads it (lib/shell/read.ts): quotes, escapes, comments, pipes, lists and
+ * redirections. A line holding what this does not follow (a command or process substitution, a subshell or
+ * group, a here-document or here-string, a variable in a URL), too long to read whole, or that the shell would
+ * refuse names nothing.
  * It runs on every Bash command the agent runs, so it is plain string scanning: no regex to build or compile.
  */
 
 import { lazily } from "../lazy.ts";
 import { urlHost, urlPath } from "../match/domains.ts";
-
-interface Word {
-  text: string;
-  /** Holds a parameter expansion (`$HOME`, `${V}`): its value is unknown here. */
-  opaque: boolean;
-}
-
-type Separator = "|" | "&&" | "||" | ";" | "&";
-
-interface Redirect {
-  fd: number;
-  op: ">" | ">>" | "<" | ">&" | "<&";
-  /** `&>`: stdout and stderr. */
-  both: boolean;
-  target: Word;
-}
-
-type Token =
-  | { kind: "word"; word: Word }
-  | { kind: "op"; op: Separator }
-  | { kind: "redirect" } & Omit<Redirect, "target">;
-
-interface SimpleCommand {
-  words: Word[];
-  redirects: Redirect[];
-}
-
-/** A list of pipelines (`a | b && c; d`), or undefined for syntax this reader does not model. */
-function parse(command: string): SimpleCommand[][] | undefined {
-  const tokens = lex(command);
-  if (tokens === undefined) return undefined;
-  const pipelines: SimpleCommand[][] = [];
-  let pipeline: SimpleCommand[] = [];
-  let current: SimpleCommand = { words: [], redirects: [] };
-  const isEmpty = (c: SimpleCommand) => c.words.length === 0 && c.redirects.length === 0;
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i];
-    if (token.kind === "word") current.words.push(token.word);
-    else if (token.kind === "redirect") {
-      const target = tokens[++i];
-      if (target?.kind !== "word") return undefined;
-      current.redirects.push({ fd: token.fd, op: token.op, both: token.both, target: target.word });
-    } else if (token.op === "|") {
-      if (isEmpty(current)) return undefined;
-      pipeline.push(current);
-      current = { words: [], redirects: [] };
-    } else {
-      if (isEmpty(current)) {
-        // Nothing after a pipe is a syntax error; nothing between separators (a blank line, a trailing `;`) is
-        // nothing.
-        if (pipeline.length > 0) return undefined;
-        continue;
-      }
-      pipelines.push([...pipeline, current]);
-      pipeline = [];
-      current = { words: [], redirects: [] };
-    }
-  }
-  if (isEmpty(current)) {
-    if (pipeline.length > 0) return undefined;
-  } else pipelines.push([...pipeline, current]);
-  return pipelines;
-}
-
-const isDigits = (text: string) => text !== "" && [...text].every((c) => c >= "0" && c <= "9");
-
-/** Tokens as the shell splits them, quotes removed; undefined for what parse does not model. */
-function lex(command: string): Token[] | undefined {
-  const tokens: Token[] = [];
-  let text = "";
-  let inWord = false;
-  let quoted = false;
-  let opaque = false;
-  const flush = () => {
-    if (inWord) tokens.push({ kind: "word", word: { text, opaque } });
-    text = "";
-    inWord = quoted = opaque = false;
-  };
-  const op = (op: Separator) => {
-    flush();
-    tokens.push({ kind: "op", op });
-  };
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i];
-    const next = command[i + 1];
-    switch (c) {
-      case " ":
-      case "\t":
-      case "\r":
-        flush();
-        break;
-      case "\n":
-        op(";");
-        break;
-      case "\\":
-        if (next === undefined) return undefined;
-        if (next !== "\n") {
-          text += next;
-          inWord = true;
-        }
-        i++;
-        break;
-      case "'": {
-        const end = command.indexOf("'", i + 1);
-        if (end < 0) return undefined;
-        text += command.slice(i + 1, end);
-        inWord = quoted = true;
-        i = end;
-        break;
-      }
-      case '"': {
-        let j = i + 1;
-        for (;; j++) {
-          const d = command[j];
-          if (d === undefined || d === "`") return undefined;
-          if (d === '"') break;
-          if (
-            d === "\\" && (command[j + 1] === "$" || command[j + 1] === "`" || command[j + 1] === '"' ||
-              command[j + 1] === "\\" || command[j + 1] === "\n")
-          ) {
-            if (command[j + 1] !== "\n") text += command[j + 1];
-            j++;
-            continue;
-          }
-          if (d === "$" && command[j + 1] === "(") return undefined;
-          if (d === "$" && command[j + 1] !== undefined && command[j + 1] !== '"') opaque = true;
-          text += d;
-        }
-        inWord = quoted = true;
-        i = j;
-        break;
-      }
-      case "`":
-      case "(":
-      case ")":
-        return undefined;
-      case "$":
-        if (next === "(") return undefined;
-        if (next !== undefined && next !== " " && next !== "\t" && next !== "\n") opaque = true;
-        text += c;
-        inWord = true;
-        break;
-      case "#":
-        if (inWord) text += c;
-        else {
-          const end = command.indexOf("\n", i);
-          i = end < 0 ? command.length : end - 1;
-        }
-        break;
-      case "|":
-        op(next === "|" ? "||" : "|");
-        // `|&` pipes stderr too: still a pipe.
-        if (next === "|" || next === "&") i++;
-        break;
-      case "&":
-        if (next === ">") {
-          flush();
-          const append = command[i + 2] === ">";
-          tokens.push({ kind: "redirect", fd: 1, op: append ? ">>" : ">", both: true });
-          i += append ? 2 : 1;
-        } else {
-          op(next === "&" ? "&&" : "&");
-          if (next === "&") i++;
-        }
-        break;
-      case ";":
-        if (next === ";") return undefined;
-        op(";");
-        break;
-      case "<":
-      case ">": {
-        // Here-documents and here-strings carry text this reader would have to follow.
-        if (c === "<" && next === "<") return undefined;
-        let fd = c === "<" ? 0 : 1;
-        if (inWord && !quoted && !opaque && isDigits(text)) {
-          fd = Number(text);
-          text = "";
-          inWord = false;
-        } else flush();
-        let redirect: Redirect["op"] = c;
-        if (c === ">" && next === ">") redirect = ">>";
-        else if (next === "&") redirect = c === ">" ? ">&" : "<&";
-        // `>|` overrides noclobber; `<>` opens for reading and writing: both are the plain redirection here.
-        if (redirect !== c || (c === ">" && next === "|") || (c === "<" && next === ">")) i++;
-        tokens.push({ kind: "redirect", fd, op: redirect, both: false });
-        break;
-      }
-      default:
-        text += c;
-        inWord = true;
-    }
-  }
-  flush();
-  return tokens;
-}
+import { isDigits, readShell, type SimpleCommand, type Word } from "../shell/read.ts";
 
 const basename = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
@@ -615,7 +423,8 @@ const FETCHERS: ReadonlyMap<string, Fetcher> = new Map([
 function stdoutFile(command: SimpleCommand): string | undefined {
   let file: string | undefined;
   for (const { op, fd, both, target } of command.redirects) {
-    const toFile = op === ">" || op === ">>" ||
+    // `>|` overrides noclobber, `<>` opens for reading and writing: both write the file.
+    const toFile = op === ">" || op === ">>" || op === ">|" || op === "<>" ||
       (op === ">&" && !isDigits(target.text) && target.text !== "-");
     if (toFile && (fd === 1 || both)) file = target.text;
   }
@@ -635,10 +444,12 @@ function writesPage(output: Output, command: SimpleCommand): boolean {
 export function shellFetchUrls(command: string): string[] | undefined {
   // Every URL a fetcher is given here holds "http", or the name of HTTPie or xh: most commands hold neither.
   if (!command.includes("http") && !command.includes("xh")) return undefined;
-  const pipelines = parse(command);
-  if (pipelines === undefined) return undefined;
+  const script = readShell(command);
+  if (script.malformed || script.truncated || script.constructs.size > 0) return undefined;
   const urls: string[] = [];
-  for (const pipeline of pipelines) {
+  for (const { commands: pipeline } of script.pipelines) {
+    // With no constructs, every command is a simple one.
+    if (!pipeline.every((command): command is SimpleCommand => command.kind === "simple")) return undefined;
     const [first, ...rest] = pipeline;
     const head = program(first);
     if (head === undefined) return undefined;
