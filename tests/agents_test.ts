@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { agentOf, eventRecord } from "../lib/capture/record.ts";
 import { createRedactor } from "../lib/capture/redact.ts";
-import { type HookDeps, hookOutput } from "../lib/hook/hook.ts";
+import { type HookDeps, hookOutput, NO_AIDS } from "../lib/hook/hook.ts";
 import { builtInToolName, isBuiltInTool } from "../lib/docs/built_in.ts";
 import { agentMatcher, agentOutput, DIALECTS, promptUrls } from "../lib/protocol/agents.ts";
 import { type HookEvent, parseHookEvent } from "../lib/protocol/event.ts";
@@ -315,6 +315,7 @@ function deps(vars: Record<string, string> = {}): HookDeps {
     now: () => 1_000_000,
     elapsed: () => 5,
     registration: "test",
+    redirectAids: () => Promise.resolve(NO_AIDS),
     indexExists: (name) => name === "gitlab",
     openState: () => Promise.reject(new Error("no state in this test")),
   };

@@ -11,14 +11,13 @@ import {
   answerReason,
   answers,
   coverage,
-  DEFAULT_MAX_CHARS,
   fairShare,
   type Found,
-  MIN_MAX_CHARS,
   searchAnswer,
   versionLabel,
 } from "../lib/answer/answer.ts";
 import { localAnswer } from "../lib/answer/local.ts";
+import { ANSWER_MAX_CHARS } from "../lib/config/types.ts";
 import { dayOf, findPage, indexWrittenAt, pageReason, pageSpellings, pageText } from "../lib/answer/page.ts";
 import { BUILT_IN_TOOL } from "../lib/docs/built_in.ts";
 import type { Chunk } from "../lib/docs/chunk.ts";
@@ -46,7 +45,7 @@ const pg: Match = {
   }),
   reason: { kind: "keyword", keyword: "postgres" },
 };
-const guidance = { ttlSeconds: 300, retryWillPass: true, maxChars: DEFAULT_MAX_CHARS };
+const guidance = { ttlSeconds: 300, retryWillPass: true, maxChars: ANSWER_MAX_CHARS.default };
 
 /** Pages of a small manual: source, title, and sections (trail, text). */
 const PAGES: [string, string, [string[], string][]][] = [
@@ -240,7 +239,7 @@ Deno.test("answerReason: within the budget at any size, fewer pages rather than 
     const found = searchAnswer(index, "pg", request, pg);
     assertEquals(found.results.length, ANSWER_PAGES);
     let last = 0;
-    for (const maxChars of [MIN_MAX_CHARS, 3000, DEFAULT_MAX_CHARS, 12000, 20000]) {
+    for (const maxChars of [ANSWER_MAX_CHARS.min, 3000, ANSWER_MAX_CHARS.default, 12000, 20000]) {
       const answer = answerReason(request, pg, found, { ...guidance, maxChars })!;
       ok(answer.reason.length <= maxChars, `${answer.reason.length} > ${maxChars}`);
       ok(
@@ -361,9 +360,9 @@ Deno.test("pageReason: the page's text from its top under its headings, cut to t
     // A small budget keeps the top of the page.
     const small = pageReason(request, match, { ...page, passages: Array(40).fill(page.passages[0]) }, {
       ...guidance,
-      maxChars: MIN_MAX_CHARS,
+      maxChars: ANSWER_MAX_CHARS.min,
     })!;
-    ok(small.reason.length <= MIN_MAX_CHARS, String(small.reason.length));
+    ok(small.reason.length <= ANSWER_MAX_CHARS.min, String(small.reason.length));
     ok(small.reason.includes(`VACUUM\n## Description\n\n${PAGES[0][2][0][1]}`));
     ok(
       !pageReason(request, match, page, guidance)!.reason.includes("indexed "),
@@ -443,7 +442,7 @@ Deno.test("answerReason: quotes that grow when quoted (a tag neutralized, a code
     }
     const request = search("checkpoint tuning");
     const found = searchAnswer(index, "pg", request, pg);
-    for (let maxChars = MIN_MAX_CHARS; maxChars <= 3000; maxChars += 37) {
+    for (let maxChars = ANSWER_MAX_CHARS.min; maxChars <= 3000; maxChars += 37) {
       const answer = answerReason(request, pg, found, { ...guidance, maxChars })!;
       ok(answer.reason.length <= maxChars, `${answer.reason.length} > ${maxChars}`);
     }

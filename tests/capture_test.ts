@@ -990,15 +990,16 @@ const preWeb = (tool: "WebSearch" | "WebFetch", input: Record<string, unknown>) 
 Deno.test("eventRecord: a denial records what was denied and which databases were suggested", () => {
   const query = `gitlab k8s runners ${GITHUB_TOKEN}`;
   const request: WebRequest = { tool: "WebSearch", query, allowedDomains: [], blockedDomains: [] };
-  const decision: RedirectDecision = {
-    action: "deny",
+  const decision = {
+    action: "deny" as const,
     matches: [
-      { database: gitlab, reason: { kind: "keyword", keyword: "gitlab" } },
-      { database: k8s, reason: { kind: "keyword", keyword: "k8s" } },
+      { database: gitlab, reason: { kind: "keyword" as const, keyword: "gitlab" } },
+      { database: k8s, reason: { kind: "keyword" as const, keyword: "k8s" } },
     ],
     requestKey: "key-1",
     output: "{}",
-  };
+    answered: false,
+  } satisfies RedirectDecision;
   const denied = record(preWeb("WebSearch", { query }), { redirect: { request, decision } });
   assertEquals(denied.denied, {
     requestKey: "key-1",
@@ -1087,6 +1088,7 @@ Deno.test("eventRecord: capture disabled stores no observation, but the session 
         matches: [{ database: gitlab, reason: { kind: "keyword", keyword: "gitlab" } }],
         requestKey: "k",
         output: "{}",
+        answered: false,
       },
     },
   });

@@ -128,7 +128,57 @@ Deno.test("check and the hook, in process, agree on a built-in index that is not
   );
   match(told.out.join("\n"), /\nDecision: +allow/);
 
-  await Deno.mkdir(`${m.state}/indexes`, { recursive: true });
-  await Deno.writeTextFile(`${m.state}/indexes/pg.db`, "");
+  // Built, from a page that answers the search: both deny with it quoted; a search it does not answer passes.
+  await Deno.mkdir(`${m.home}/pg`);
+  await Deno.writeTextFile(
+    `${m.home}/pg/vacuum.md`,
+    "# Vacuum settings\n\nPostgreSQL vacuum settings: autovacuum_vacuum_scale_factor sets how much of a table " +
+      "changes before autovacuum runs.\n",
+  );
+  assertEquals(await cli(["index", "add", "pg", `${m.home}/pg`, "--no-config"], m.context()), 0);
   assertEquals(await decide(), "deny");
+  const answered = m.context();
+  assertEquals(await cli(["check", "--config", config, "postgresql vacuum settings"], answered), 0);
+  match(answered.out.join("\n"), /\nDecision: +deny with the local answer, 1 database matches:/);
+  const unanswered = m.context();
+  assertEquals(
+    await cli(["check", "--config", config, "postgresql logical replication slots"], unanswered),
+    0,
+  );
+  match(unanswered.out.join("\n"), /\nDecision: +allow: pg matches, but no passage of its pages answers it/);
+});
+
+Deno.test("the hook in process: a subagent whose definition leaves the docs tool out is let through, others denied", async () => {
+  await using m = await machine();
+  const example = fixture("../config.example.json");
+  await Deno.mkdir(`${m.project}/.claude/agents`, { recursive: true });
+  await Deno.writeTextFile(
+    `${m.project}/.claude/agents/researcher.md`,
+    "---\nname: researcher\ndescription: Looks things up\ntools: Read, Grep, WebSearch\n---\nYou research.\n",
+  );
+  await Deno.writeTextFile(
+    `${m.project}/.claude/agents/librarian.md`,
+    "---\nname: librarian\ndescription: Reads the docs\ntools: Read, mcp__leann\n---\nYou read docs.\n",
+  );
+  const run = async (agentType?: string) => {
+    const ctx = m.context(
+      {},
+      // A session each: the same search again in one session would be the retry.
+      event("PreToolUse.WebSearch.json", {
+        session_id: `session-${agentType ?? "main"}`,
+        cwd: m.project,
+        ...agentType === undefined ? {} : { agent_id: "a1", agent_type: agentType },
+      }),
+    );
+    assertEquals(await hook(["hook", "--config", example], ctx), 0);
+    return ctx.out.length === 0 ? "allow" : "deny";
+  };
+  assertEquals(await run("researcher"), "allow");
+  assertEquals(await run("librarian"), "deny");
+  // Claude Code's own agents, and the main session, have every tool.
+  assertEquals(await run("Explore"), "deny");
+  assertEquals(await run(), "deny");
+  const log = m.context();
+  assertEquals(await cli(["log", "--json"], log), 0);
+  ok(log.out.join("\n").includes('"outcome": "no-tool"'), log.out.join("\n"));
 });

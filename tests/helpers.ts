@@ -1,6 +1,7 @@
 /** Shared test helpers: config builders and a sandboxed runner for the real CLI. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import {
+  ANSWER_MAX_CHARS,
   type Config,
   type Database,
   DEFAULT_CAPTURE,
@@ -88,6 +89,7 @@ export function config(databases: Database[], escapeHatchTtlSeconds = 300): Conf
   return {
     databases,
     escapeHatchTtlSeconds,
+    answerMaxChars: ANSWER_MAX_CHARS.default,
     fetchTools: [...DEFAULT_FETCH_TOOLS],
     capture: DEFAULT_CAPTURE,
     context: DEFAULT_CONTEXT,
@@ -252,6 +254,24 @@ export const runScript = (script: string, args: string[], options: RunOptions): 
 /** `docsearch-hook ARGS`, run from source. */
 export const runCli = (args: string[], options: RunOptions): Promise<CliResult> =>
   runScript("main.ts", args, options);
+
+/**
+ * A built-in index `name` in the sandbox's state, built by `index add` from `pages` (file name → Markdown),
+ * its config entry left to the test: what the hook searches for the answer it quotes.
+ */
+export async function builtIndex(box: Sandbox, name: string, pages: Record<string, string>): Promise<void> {
+  const docs = `${box.home}/docs-${name}`;
+  await Deno.mkdir(docs, { recursive: true });
+  for (const [file, text] of Object.entries(pages)) await Deno.writeTextFile(`${docs}/${file}`, text);
+  const added = await runCli(["index", "add", name, docs, "--no-config"], { env: box.env });
+  if (added.code !== 0) throw new Error(`index add ${name} failed: ${added.stderr}`);
+}
+
+/** A GitLab page that answers the fixtures' WebSearch, "how to configure gitlab ci runners". */
+export const RUNNERS_PAGE = {
+  "runners.md": "# Configure GitLab CI runners\n\nTo configure a runner, edit its `config.toml`: each " +
+    "`[[runners]]` section sets the executor, the concurrency and the tags of one runner.\n",
+};
 
 /** The hook run on a session's start in `project`, as the agent starts it there. */
 export const sessionStartIn = (project: string, env: Record<string, string>): Promise<CliResult> =>

@@ -1,6 +1,6 @@
 /** The hook as a function of its input and injected environment, without a process. */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { type HookDeps, hookOutput } from "../lib/hook/hook.ts";
+import { type HookDeps, hookOutput, NO_AIDS } from "../lib/hook/hook.ts";
 import { main } from "../lib/hook/main.ts";
 import { stateDbPath } from "../lib/state/db.ts";
 import { AGENTS, EVENTS, registrationsFor } from "../lib/protocol/events.ts";
@@ -23,6 +23,7 @@ function deps(
     now: () => 1_000_000,
     elapsed: () => 5,
     registration: "test",
+    redirectAids: () => Promise.resolve(NO_AIDS),
     indexExists: (name) => indexes.includes(name),
     openState: (dir) => {
       opened.push(dir);

@@ -26,17 +26,6 @@ import {
 import { requestUrls, type WebRequest } from "../redirect/request.ts";
 import { quote, QUOTE_TAG } from "./quote.ts";
 
-/**
- * The denial's length when the config does not set one (`answer.max_chars`). Claude Code 2.1.332 hands a
- * 20,000-character reason to the model intact; 6,000 holds the best passages of five pages, about 1,500
- * tokens, without crowding the agent's context.
- */
-export const DEFAULT_MAX_CHARS = 6000;
-/** The least budget that still leaves one passage room beside the guidance around it. */
-export const MIN_MAX_CHARS = 2000;
-/** The most Claude Code was seen to hand to the model intact. */
-export const MAX_MAX_CHARS = 20000;
-
 /** Pages quoted at most, each by its best passage: the pages `search` shows by default. */
 export const ANSWER_PAGES = 5;
 
@@ -182,7 +171,7 @@ export function tailLines(
 
 /** How a denial that quotes the docs is written. */
 export interface AnswerOptions extends GuidanceOptions {
-  /** The denial's budget, in characters: `answer.max_chars`. */
+  /** The denial's budget, in characters: the config's `answer_max_chars` (ANSWER_MAX_CHARS). */
   maxChars: number;
   /** What the index describes and at which version (`versionLabel`), said of each quote. */
   version?: string;

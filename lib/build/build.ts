@@ -15,10 +15,10 @@ import { eagerFunctions } from "./eager.ts";
 /**
  * main.ts, with the hook in it, is one file: `deno run` pays about 0.1 ms for every module it loads, and
  * split, the hook loaded 18 chunks it shares with the command line. The modules imported by computed
- * specifiers, the command line and the config's validation, are split (their common code in chunks), under
- * lib/ as in the sources.
+ * specifiers, the command line, the config's validation and the redirect's local answer, are split (their
+ * common code in chunks), under lib/ as in the sources.
  */
-const SPLIT_ENTRIES = ["lib/cli/commands.ts", "lib/config/resolve.ts"];
+const SPLIT_ENTRIES = ["lib/cli/commands.ts", "lib/config/resolve.ts", "lib/answer/hook_answer.ts"];
 
 const root = new URL("../../", import.meta.url);
 

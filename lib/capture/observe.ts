@@ -82,10 +82,17 @@ export function observe(event: HookEvent, capture: CaptureConfig, redactor: Reda
   };
 }
 
+/**
+ * How the redirect ended a web request (tracked in `stats`): denied with guidance, denied with the local docs'
+ * answer quoted, let through by the escape hatch, matched by no docs, matched by built-in docs whose pages do
+ * not answer it, or matched by docs only a tool the agent lacks can search.
+ */
+export type DecisionOutcome = "denied" | "answered" | "escaped" | "no-match" | "no-local-answer" | "no-tool";
+
 /** The redirect's own decision on a web request, as an observation (tracked in `stats`). */
 export function decisionObservation(
   event: HookEvent,
-  outcome: "denied" | "escaped" | "no-match",
+  outcome: DecisionOutcome,
   request: string,
   databases: readonly string[],
   redactor: Redactor,

@@ -41,10 +41,10 @@ export interface RecordInput {
 function decisionOf(input: RecordInput): Observation | undefined {
   const { request, decision } = input.redirect!;
   const outcome = decision.action === "deny"
-    ? "denied"
+    ? decision.answered ? "answered" : "denied"
     : decision.why === "escape-hatch"
     ? "escaped"
-    : "no-match";
+    : decision.why;
   const names = decision.action === "allow" && decision.why === "no-match"
     ? []
     : decision.matches.map((m) => m.database.name);

@@ -36,7 +36,8 @@ function isCachedConfig(value: unknown): value is Config {
   const config = value as Config | undefined;
   const capture = config?.capture;
   const context = config?.context;
-  return typeof config?.escapeHatchTtlSeconds === "number" && isStringList(config.problems) &&
+  return typeof config?.escapeHatchTtlSeconds === "number" && typeof config.answerMaxChars === "number" &&
+    isStringList(config.problems) &&
     isStringList(config.fetchTools) &&
     typeof context?.enabled === "boolean" && typeof context.maxChars === "number" &&
     typeof context.sessionStart === "boolean" && typeof context.userPrompt === "boolean" &&

@@ -9,6 +9,7 @@ import { type ConfigLocation, configLocation, type LayerText, readLayers } from 
 import { jsonPath, syntaxProblem } from "../json_problems.ts";
 import type { Env, OS } from "../paths.ts";
 import {
+  ANSWER_MAX_CHARS,
   type CaptureConfig,
   type Config,
   type ContextConfig,
@@ -34,6 +35,8 @@ const HINTS: Record<string, string> = {
     'use an object of literal tool arguments, e.g. {"top_k": 5}; "{query}" marks where the query goes',
   enabled: "use true or false",
   escape_hatch_ttl_seconds: "use a whole number of seconds from 1 to 86400, e.g. 300",
+  answer_max_chars:
+    `use a whole number of characters from ${ANSWER_MAX_CHARS.min} to ${ANSWER_MAX_CHARS.max}, e.g. ${ANSWER_MAX_CHARS.default}`,
   fetch_tools:
     'use a list of tool names, * for any characters, e.g. ["Bash", "mcp__fetch__fetch", "mcp__*__browser_navigate"]',
   capture: 'use an object, e.g. "capture": {"retention_days": 30, "skip_tools": ["TodoWrite"]}',
@@ -74,6 +77,7 @@ const databaseEntry = z.object({
 type DatabaseEntry = z.infer<typeof databaseEntry>;
 
 const ttlSeconds = z.number().int().min(1).max(86400);
+const answerChars = z.number().int().min(ANSWER_MAX_CHARS.min).max(ANSWER_MAX_CHARS.max);
 
 /** Characters of tool names (MCP servers' included) and `*`; anything else would never match a tool. */
 const fetchTool = z.string().regex(/^[A-Za-z0-9_.*-]+$/, "not a tool name (letters, digits, _ . - and *)");
@@ -121,6 +125,7 @@ const TOP_LEVEL_KEYS = new Set([
   "$schema",
   "databases",
   "escape_hatch_ttl_seconds",
+  "answer_max_chars",
   "fetch_tools",
   "capture",
   "context",
@@ -171,6 +176,7 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
   const files: string[] = [];
   const merged = new Map<string, Pending>();
   let escapeHatchTtlSeconds = DEFAULT_ESCAPE_HATCH_TTL_SECONDS;
+  let answerMaxChars: number = ANSWER_MAX_CHARS.default;
   let fetchTools = [...DEFAULT_FETCH_TOOLS];
   const capture: CaptureConfig = structuredClone(DEFAULT_CAPTURE);
   const context: ContextConfig = { ...DEFAULT_CONTEXT };
@@ -205,6 +211,11 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
         const using = `using ${escapeHatchTtlSeconds} seconds`;
         problems.push(...zodProblems(file, ["escape_hatch_ttl_seconds"], ttl.error, using));
       }
+    }
+    if (root.answer_max_chars !== undefined) {
+      const chars = answerChars.safeParse(root.answer_max_chars);
+      if (chars.success) answerMaxChars = chars.data;
+      else problems.push(...zodProblems(file, ["answer_max_chars"], chars.error, `using ${answerMaxChars}`));
     }
     if (root.fetch_tools !== undefined) {
       const read = readFetchTools(file, root.fetch_tools);
@@ -283,7 +294,7 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
       source,
     });
   }
-  return { databases, escapeHatchTtlSeconds, fetchTools, capture, context, problems, files };
+  return { databases, escapeHatchTtlSeconds, answerMaxChars, fetchTools, capture, context, problems, files };
 }
 
 /**

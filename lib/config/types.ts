@@ -49,6 +49,11 @@ export interface Config {
   databases: Database[];
   escapeHatchTtlSeconds: number;
   /**
+   * The most characters of a denial that quotes the local docs (`answer_max_chars`): the passages share what
+   * the guidance around them leaves.
+   */
+  answerMaxChars: number;
+  /**
    * The tools besides WebFetch through which an agent reads a web page, as tool-name patterns (`*` matches any
    * run of characters): `Bash` for its curl/wget/HTTPie commands, and MCP fetch and browser tools, whose `url`
    * argument is the page.
@@ -63,6 +68,14 @@ export interface Config {
 }
 
 export const DEFAULT_ESCAPE_HATCH_TTL_SECONDS = 300;
+
+/**
+ * A denial's length when the config does not set one: 6,000 characters hold the best passages of five pages,
+ * about 1,500 tokens, without crowding the agent's context. At least 2,000, which leaves one passage room
+ * beside the guidance around it; at most 20,000, the most Claude Code (2.1.332) was seen to hand to the model
+ * intact.
+ */
+export const ANSWER_MAX_CHARS = { default: 6000, min: 2000, max: 20000 } as const;
 
 /**
  * Bash, and the page-reading tools of the common fetch and browser MCP servers under any server name. A tool

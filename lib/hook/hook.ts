@@ -7,8 +7,8 @@
  */
 import { messageOf } from "../errors.ts";
 import { hash53 } from "../hash.ts";
-import { PROGRAM_ROOT } from "../program.ts";
-import { answeringDatabases, indexesUnder } from "../docs/built_in.ts";
+import { PROGRAM_ROOT, programModule } from "../program.ts";
+import { answeringDatabases, builtInIndex, indexesUnder } from "../docs/built_in.ts";
 import { changedLockfile } from "../project/stamp.ts";
 import { createRedactor } from "../capture/redact.ts";
 import { promptContext, sessionStartContext } from "../context/inject.ts";
@@ -18,7 +18,8 @@ import type { CommandContext } from "../cli/context.ts";
 import { configLocation, projectDirectory } from "../config/layers.ts";
 import { loadConfig } from "../config/load.ts";
 import type { Config } from "../config/types.ts";
-import { type Env, type OS, stateDir } from "../paths.ts";
+import { type Env, homeDir, type OS, stateDir } from "../paths.ts";
+import { matchRequest } from "../match/match.ts";
 import {
   type HookEvent,
   parseHookEvent,
@@ -31,13 +32,14 @@ import { type EventSpec, eventSpec } from "../protocol/events.ts";
 import { agentOutput, runningAgent } from "../protocol/agents.ts";
 import { ALLOW, contextOutput, type HookOutput } from "../protocol/output.ts";
 import {
+  type Circumstances,
   decideRedirect,
   type RedirectDecision,
   type RedirectState,
   type StateAccess,
   takesRequest,
 } from "../redirect/decide.ts";
-import { webRequestFrom } from "../redirect/request.ts";
+import { type WebRequest, webRequestFrom } from "../redirect/request.ts";
 import type { OpenOptions } from "../state/db.ts";
 import type { EventRecord } from "../state/store.ts";
 import {
@@ -67,11 +69,50 @@ export interface HookDeps {
   /** The project's lockfile when it changed since its dependencies' docs were indexed (asked at SessionStart). */
   changedLockfile: (project: string) => string | undefined;
   /**
+   * What a decision on `request` may need to read: the answers of the built-in indexes it matches, and the
+   * tools of the subagent the event comes from. Nothing is read for a request that needs neither.
+   */
+  redirectAids: (request: WebRequest, event: HookEvent, config: Config) => Promise<RedirectAids>;
+  /**
    * What tells this registration of the hook from another that the agent runs for the same event (settings
    * and the plugin, or two settings files naming different programs): the plugin it runs for, the program and
    * its modules. Claude Code runs two identical hook commands once, so identical commands need not differ.
    */
   registration: string;
+}
+
+/** What redirectAids gives: none, or the answers and tools, with the indexes to close afterwards. */
+export type RedirectAids = Pick<Circumstances, "answer" | "hasTool"> & Disposable;
+
+/** A request that needs no reading: no built-in index matched it, and no subagent asks. */
+export const NO_AIDS: RedirectAids = { [Symbol.dispose]: () => {} };
+
+type AidsModule = typeof import("../answer/hook_answer.ts");
+
+/** The answers of the built-in indexes under `dir`, and a subagent's tools, read only when a request needs them. */
+async function readRedirectAids(
+  request: WebRequest,
+  event: HookEvent,
+  config: Config,
+  { env, os }: { env: Env; os: OS },
+  dir: string | undefined,
+): Promise<RedirectAids> {
+  const agentType = stringField(event.raw, "agent_type");
+  const builtIn = dir !== undefined &&
+    matchRequest(request, config.databases).some((match) => builtInIndex(match.database) !== undefined);
+  if (!builtIn && agentType === undefined) return NO_AIDS;
+  // Loaded by a computed specifier: SQLite's index reading and the answer's writing stay off every other event.
+  const aids = await import(programModule("lib/answer/hook_answer")) as AidsModule;
+  const answer = builtIn ? aids.indexAnswers(request, os, dir) : undefined;
+  return {
+    answer,
+    hasTool: agentType === undefined ? undefined : aids.subagentTools(
+      agentType,
+      { project: projectDirectory(env, event.cwd), home: homeDir(env, os) },
+      os,
+    ),
+    [Symbol.dispose]: () => answer?.[Symbol.dispose](),
+  };
 }
 
 /** The hook's dependencies in the context it runs in: its environment, clocks, state directory and OS. */
@@ -84,6 +125,7 @@ export function hookDeps({ env, os, now, elapsed, execPath, stateDir: dir }: Com
     registration: [env("DOCSEARCH_PLUGIN") ?? "", execPath, PROGRAM_ROOT].join("\n"),
     indexExists: indexesUnder(os, dir),
     changedLockfile: (project) => dir === undefined ? undefined : changedLockfile(os, dir, project),
+    redirectAids: (request, event, config) => readRedirectAids(request, event, config, { env, os }, dir),
     openState: async (at, options) => (await import("../state/store.ts")).openStateStore(at, os, options),
   };
 }
@@ -173,6 +215,16 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
   const notes = [configNote(config)];
   const redactor = createRedactor(config.capture.redactPatterns, config.capture.excludeFiles);
   const access = await openAccess(spec, dir, deps, notes);
+  using aids = request === undefined ? undefined : await deps.redirectAids(request, event, config);
+  const agent = runningAgent(deps.env, event.agent);
+  const circumstances: Circumstances = {
+    answer: aids?.answer,
+    hasTool: aids?.hasTool,
+    // Claude Code (2.1.2xx and later) lists MCP tools by name only until ToolSearch loads them.
+    deferredTools: (agent ?? "claude") === "claude",
+    toolUseId: event.toolUseId,
+    via: hash53(`${deps.registration}\n${configFlag ?? ""}`),
+  };
   const decide = (view: SessionView, stateAccess: StateAccess) =>
     request && view.redirect
       ? decideRedirect(
@@ -182,7 +234,7 @@ async function handle(event: HookEvent, configFlag: string | undefined, deps: Ho
         stateAccess,
         now,
         redactor.redact,
-        { toolUseId: event.toolUseId, via: hash53(`${deps.registration}\n${configFlag ?? ""}`) },
+        circumstances,
       )
       : undefined;
 

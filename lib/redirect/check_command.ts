@@ -9,6 +9,8 @@ import { commandConfig } from "../config/resolve.ts";
 import { answeringDatabases, builtInIndex, indexesUnder } from "../docs/built_in.ts";
 import type { Config } from "../config/types.ts";
 import { decideRedirect, type RedirectState } from "./decide.ts";
+import { indexAnswers } from "../answer/hook_answer.ts";
+import { runningAgent } from "../protocol/agents.ts";
 import { clip, formatDuration, localQuery, toolCall } from "./guidance.ts";
 import type { WebToolRequest } from "./request.ts";
 
@@ -61,7 +63,13 @@ export function run(args: CheckArgs, context: CommandContext): number {
   };
   for (const problem of config.problems) printError(`problem: ${problem}`);
 
-  const decision = decideRedirect(request, "check", config, { state: FIRST_REQUEST }, now());
+  // The built-in indexes answer as they answer the hook; the agent is the one the variables tell, Claude Code
+  // when they tell none (the one that defers MCP tools).
+  using answer = stateDir === undefined ? undefined : indexAnswers(request, os, stateDir);
+  const decision = decideRedirect(request, "check", config, { state: FIRST_REQUEST }, now(), undefined, {
+    answer,
+    deferredTools: (runningAgent(env) ?? "claude") === "claude",
+  });
   const [matches, output] = decision.action === "deny"
     ? [decision.matches, decision.output]
     : [[], undefined];
@@ -73,14 +81,21 @@ export function run(args: CheckArgs, context: CommandContext): number {
       ? `WebSearch ${JSON.stringify(clip(request.query))}`
       : `WebFetch ${clip(request.url)}`;
     const lines = [...describeConfig(resolved, config.databases, location.paths), `Request:      ${subject}`];
-    if (output === undefined) {
+    if (decision.action === "allow" && decision.why === "no-local-answer") {
+      lines.push(
+        `Decision:     allow: ${
+          decision.matches.map((m) => m.database.name).join(", ")
+        } matches, but no passage of its pages answers it (the hook prints nothing, exits 0, and records ` +
+          "no-local-answer)",
+      );
+    } else if (output === undefined) {
       lines.push("Decision:     allow (no enabled database covers it; the hook prints nothing and exits 0)");
     } else {
       const query = localQuery(request);
       lines.push(
-        `Decision:     deny, ${
-          matches.length === 1 ? "1 database matches" : `${matches.length} databases match`
-        }:`,
+        `Decision:     deny${
+          decision.action === "deny" && decision.answered ? " with the local answer" : ""
+        }, ${matches.length === 1 ? "1 database matches" : `${matches.length} databases match`}:`,
         ...matches.map((m) =>
           `  - ${m.database.name} (${
             m.reason.kind === "keyword" ? `keyword "${m.reason.keyword}"` : `domain ${m.reason.host}`

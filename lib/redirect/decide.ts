@@ -10,6 +10,7 @@ import { denyOutput } from "../protocol/output.ts";
 import { denyContext, denyReason, type GuidanceOptions } from "./guidance.ts";
 import { redirectsTool, requestIdentity, requestTarget, requestTool, type WebRequest } from "./request.ts";
 import type { DenialRecord } from "../state/store.ts";
+import { builtInIndex } from "../docs/built_in.ts";
 
 /** The part of the state store the redirect needs (see StateStore); throws when the state is unavailable. */
 export interface RedirectState {
@@ -19,15 +20,42 @@ export interface RedirectState {
 export type RedirectDecision =
   | { action: "allow"; why: "no-match" }
   | { action: "allow"; why: "escape-hatch"; matches: Match[]; requestKey: string }
+  /**
+   * What matched is built-in docs whose pages do not answer the request (the gate), or docs the agent cannot
+   * search (a subagent whose tools leave the search out): denying would cost a turn and end on the web.
+   */
+  | { action: "allow"; why: "no-local-answer" | "no-tool"; matches: Match[] }
   | {
     action: "deny";
     matches: Match[];
     requestKey: string;
     output: string;
+    /** The denial quotes the local docs' answer (a page, or the best passages). */
+    answered: boolean;
     stateProblem?: string;
     /** The call was denied already: the hook registered twice sees it again (same tool_use_id). */
     repeat?: true;
   };
+
+/**
+ * What the local docs say to a request a built-in index matched (see localAnswer), written with `options`:
+ * the quoting denial, or none when the pages do not answer it.
+ */
+export type AnswerFor = (
+  match: Match,
+  others: readonly Match[],
+  options: GuidanceOptions & { maxChars: number; withoutDocsTool: boolean },
+) => { answered: true; reason: string } | { answered: false };
+
+/** Which call this is and what the agent making it has: the facts a decision needs beyond the request. */
+export interface Circumstances extends Pick<DenialRecord, "toolUseId" | "via"> {
+  /** The local answer from a matched built-in index; absent, a denial gives guidance only. */
+  answer?: AnswerFor;
+  /** The agent defers MCP tools behind ToolSearch: guidance says how to load the tools it names. */
+  deferredTools?: boolean;
+  /** Whether the agent (a subagent with a tools list) can call that tool; absent, every tool. */
+  hasTool?: (tool: string) => boolean;
+}
 
 /** The state, or why there is none (the hook then denies without remembering). */
 export type StateAccess = { state: RedirectState } | { unavailable: string };
@@ -51,10 +79,11 @@ export function takesRequest(request: WebRequest, config: Config): boolean {
 }
 
 /**
- * The decision on one web request. `request` in the denial record is what the state keeps for people to
- * read, so it goes through `redact` (the privacy filter) first.
- * `call` says which call this is (the agent's tool_use_id) and which registration of the hook sees it: the same
- * call seen again is denied again, not taken as the retry (see StateStore.retryOrRecord).
+ * The decision on one web request. A built-in index that matched is searched (`circumstances.answer`): its
+ * answer is quoted in the denial, and without one the request is let through unless other docs matched too.
+ * Docs the agent cannot search are left out of the guidance. `request` in the denial record is what the state
+ * keeps for people to read, so it goes through `redact` (the privacy filter) first. The same call seen again is
+ * denied again, not taken as the retry (see StateStore.retryOrRecord).
  */
 export function decideRedirect(
   request: WebRequest,
@@ -63,10 +92,33 @@ export function decideRedirect(
   access: StateAccess,
   now: number,
   redact: (text: string) => string = (text) => text,
-  call: Pick<DenialRecord, "toolUseId" | "via"> = {},
+  circumstances: Circumstances = {},
 ): RedirectDecision {
   const matches = matchRequest(request, config.databases);
   if (matches.length === 0) return { action: "allow", why: "no-match" };
+  const { answer, deferredTools, hasTool = () => true, toolUseId, via } = circumstances;
+  const builtIn = answer && matches.find((match) => builtInIndex(match.database) !== undefined);
+  type Written = { answered: boolean; output: string } | { why: "no-local-answer" | "no-tool" };
+  const write = (retryWillPass: boolean): Written => {
+    const guidance = { ttlSeconds: config.escapeHatchTtlSeconds, retryWillPass, deferredTools };
+    const answered = builtIn && answer(builtIn, matches.filter((match) => match !== builtIn), {
+      ...guidance,
+      maxChars: config.answerMaxChars,
+      withoutDocsTool: !hasTool(builtIn.database.mcpToolName),
+    });
+    if (answered?.answered) {
+      return { answered: true, output: denyOutput(answered.reason, denyContext(matches)) };
+    }
+    // Unanswered built-in docs are no reason to deny, nor docs the agent cannot search.
+    const guided = matches.filter((match) =>
+      (answered === undefined || builtInIndex(match.database) === undefined) &&
+      hasTool(match.database.mcpToolName)
+    );
+    if (guided.length > 0) return { answered: false, output: buildDenial(request, guided, guidance) };
+    return { why: answered === undefined ? "no-tool" : "no-local-answer" };
+  };
+  const first = write(true);
+  if ("why" in first) return { action: "allow", why: first.why, matches };
 
   const ttlMs = config.escapeHatchTtlSeconds * 1000;
   const requestKey = hash53(requestIdentity(request));
@@ -81,7 +133,8 @@ export function decideRedirect(
         request: redact(requestTarget(request)),
         databases: matches.map((m) => m.database.name),
         at: now,
-        ...call,
+        ...toolUseId === undefined ? {} : { toolUseId },
+        ...via === undefined ? {} : { via },
       }, now - ttlMs);
       if (outcome === "retry") return { action: "allow", why: "escape-hatch", matches, requestKey };
       repeat = outcome === "repeat";
@@ -89,9 +142,8 @@ export function decideRedirect(
       stateProblem = messageOf(error);
     }
   }
-  const output = buildDenial(request, matches, {
-    ttlSeconds: config.escapeHatchTtlSeconds,
-    retryWillPass: stateProblem === undefined,
-  });
-  return { action: "deny", matches, requestKey, output, stateProblem, ...(repeat ? { repeat } : {}) };
+  // Unrecorded, the denial says a retry would not pass: the same decision, written again.
+  const written = stateProblem === undefined ? first : write(false);
+  const denial = "why" in written ? first : written;
+  return { action: "deny", matches, requestKey, ...denial, stateProblem, ...(repeat ? { repeat } : {}) };
 }

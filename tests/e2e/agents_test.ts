@@ -3,7 +3,16 @@
  * install / doctor / uninstall in a temp HOME, each checked on exit code, stdout and stderr apart.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { event, newCall, readFixture, runCli, type Sandbox, sandbox } from "../helpers.ts";
+import {
+  builtIndex,
+  event,
+  newCall,
+  readFixture,
+  runCli,
+  RUNNERS_PAGE,
+  type Sandbox,
+  sandbox,
+} from "../helpers.ts";
 
 const EXAMPLE = readFixture("../config.example.json");
 
@@ -95,10 +104,10 @@ Deno.test("Gemini CLI: sent to the built-in search by its Gemini name, calling i
       }],
     }),
   );
-  // The index the entry sends the agent to: the hook only looks that it is there.
-  await Deno.mkdir(`${box.state}/indexes`, { recursive: true });
-  await Deno.writeTextFile(`${box.state}/indexes/gitlab.db`, "");
+  // The index the entry sends the agent to, whose page answers the search: quoted, and named for more.
+  await builtIndex(box, "gitlab", RUNNERS_PAGE);
   const reason = geminiDenial(await hook(box, event("gemini/BeforeTool.google_web_search.json")));
+  match(reason, /<docs source="[^"]*runners\.md">\nConfigure GitLab CI runners\nTo configure a runner, edit/);
   ok(
     reason.includes('mcp_docsearch_search {"index":"gitlab","query":"how to configure gitlab ci runners"}'),
     reason,

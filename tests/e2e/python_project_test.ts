@@ -85,14 +85,22 @@ Deno.test("index add --project on a Python project: its virtualenv's distributio
         tool_input: { query },
       }),
     });
-  const denied = await hook("setuptools find_packages exclude tests", "s1");
+  // A search its docstrings answer is denied with them quoted; one they do not answer goes to the web.
+  const denied = await hook("setuptools find namespace packages", "s1");
   match(denied.stdout, /"permissionDecision":"deny"/);
   match(
     denied.stdout,
     new RegExp(`setuptools ${setuptools[1].replaceAll(".", "\\.")}, as installed in this project`),
   );
-  // greetlib's docs are too thin to deny for; ordinary Python searches are not about setuptools.
-  for (const [i, query] of ["greetlib formal greeting", "python list comprehension examples"].entries()) {
+  match(denied.stdout, /find_namespace_packages/);
+  // greetlib's docs are too thin to deny for; ordinary Python searches are not about setuptools; and
+  // setuptools' docstrings say nothing of its release history.
+  const passing = [
+    "greetlib formal greeting",
+    "python list comprehension examples",
+    "setuptools release history",
+  ];
+  for (const [i, query] of passing.entries()) {
     assertEquals((await hook(query, `s${i + 2}`)).stdout, "", query);
   }
 

@@ -10,7 +10,7 @@
  * - off-topic allowed: the same for fixtures/eval/negatives.json, web searches about other tools (React,
  *   Docker, git …) that none of the corpora answers, so that a corpus evaluated alone has negatives too.
  */
-import { DEFAULT_MAX_CHARS } from "../../lib/answer/answer.ts";
+import { ANSWER_MAX_CHARS } from "../../lib/config/types.ts";
 import { localAnswer } from "../../lib/answer/local.ts";
 import { BUILT_IN_TOOL, indexFileIn } from "../../lib/docs/built_in.ts";
 import { DocsIndex } from "../../lib/docs/store.ts";
@@ -97,7 +97,7 @@ export async function hookPaths(indexed: readonly Indexed[], state: string): Pro
         const local = localAnswer(index, corpus.corpus, webSearch(query), match, {
           ttlSeconds: 300,
           retryWillPass: true,
-          maxChars: DEFAULT_MAX_CHARS,
+          maxChars: ANSWER_MAX_CHARS.default,
         });
         return local.kind === "none" ? undefined : local.answer;
       };
@@ -159,7 +159,7 @@ export function reportHookPaths(paths: readonly HookPath[], verbose: boolean): v
   if (paths.length === 0) return;
   console.log(
     `\nhook path: each question as a web search matched to its corpus's index, denied with passages ` +
-      `inline (${DEFAULT_MAX_CHARS} characters) only when the local docs answer it`,
+      `inline (${ANSWER_MAX_CHARS.default} characters) only when the local docs answer it`,
   );
   console.log(
     "\n| corpus | questions | denied | inline answer | negatives | negatives allowed | off-topic | off-topic allowed " +
