@@ -5,6 +5,7 @@
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { main } from "../lib/cli/commands.ts";
+import { instructions } from "../lib/mcp/mcp_command.ts";
 import { type CapturedContext, type Machine, machine } from "./command_context.ts";
 import { exists } from "./helpers.ts";
 
@@ -141,7 +142,13 @@ const lines = (...messages: unknown[]) => messages.map((message) => JSON.stringi
 
 interface Answer {
   id: number;
-  result?: { content?: { text: string }[]; isError?: boolean; serverInfo?: { name: string } };
+  result?: {
+    content?: { text: string }[];
+    isError?: boolean;
+    serverInfo?: { name: string };
+    instructions?: string;
+    tools?: { name: string; _meta?: Record<string, unknown> }[];
+  };
 }
 
 /** The messages the server wrote, by id. */
@@ -165,13 +172,21 @@ Deno.test("mcp in process: requests read from the context's stdin are all answer
       call(2, "search", { query: "register a runner" }),
       call(3, "list_indexes", {}),
       call(4, "search", { index: "nope", query: "x" }),
+      { jsonrpc: "2.0", id: 5, method: "tools/list" },
     ),
   );
   assertEquals(await main(["mcp"], ctx), 0);
   assertEquals(ctx.err, []);
   const by = answers(ctx);
-  assertEquals([...by.keys()].sort(), [1, 2, 3, 4]);
+  assertEquals([...by.keys()].sort(), [1, 2, 3, 4, 5]);
   assertEquals(by.get(1)?.result?.serverInfo?.name, "docsearch");
+  // The instructions name the indexes there are; search is loaded up front where tools are deferred.
+  match(by.get(1)?.result?.instructions ?? "", / The indexes here: gitlab\.$/);
+  const tools = by.get(5)?.result?.tools ?? [];
+  assertEquals(tools.map((tool) => [tool.name, tool._meta]), [
+    ["search", { "anthropic/alwaysLoad": true }],
+    ["list_indexes", undefined],
+  ]);
   match(
     textOf(by.get(2)),
     new RegExp(`\n\n1\\. Runners › Register a runner  \\(gitlab\\)\n   ${docs}/guide/runners\\.md\n`),
@@ -208,4 +223,12 @@ Deno.test("mcp in process: a line that is no message is logged and passed over; 
   const by = answers(ctx);
   assertEquals(by.has(2), false);
   match(textOf(by.get(3)), /no local documentation indexes yet/);
+});
+
+Deno.test("mcp instructions: the indexes by name, at most 40, the rest counted", () => {
+  assertEquals(instructions([]).includes("indexes here"), false);
+  match(instructions(["gitlab", "npm-react-18.3.1"]), / The indexes here: gitlab, npm-react-18\.3\.1\.$/);
+  const many = Array.from({ length: 45 }, (_, i) => `index-${i}`);
+  match(instructions(many), /index-39 and 5 more \(list_indexes lists all\)\.$/);
+  assertEquals(instructions(many).includes("index-40"), false);
 });

@@ -26,6 +26,28 @@ const INSTRUCTIONS = "Local, version-correct documentation indexed on this machi
   "For questions about a library, tool or product these indexes cover, call search before searching the " +
   "web, and cite the source path or URL of the passages you use.";
 
+/** The most index names the instructions list: the agent reads them in every session's prompt. */
+const MAX_LISTED = 40;
+
+/**
+ * The instructions with the indexes there are when the server starts, by name: a package's index names its
+ * version (`npm-react-18.3.1`), so the agent knows which docs are local, and at which version, before asking.
+ */
+export function instructions(names: readonly string[]): string {
+  if (names.length === 0) return INSTRUCTIONS;
+  const listed = names.slice(0, MAX_LISTED).join(", ");
+  const more = names.length > MAX_LISTED
+    ? ` and ${names.length - MAX_LISTED} more (list_indexes lists all)`
+    : "";
+  return `${INSTRUCTIONS} The indexes here: ${listed}${more}.`;
+}
+
+/**
+ * Claude Code (2.1.2xx and later) lists an MCP tool by name only until the model loads it with ToolSearch; a
+ * tool marked so is sent whole from the first request, so that a denial's "search it instead" is one call.
+ */
+const ALWAYS_LOAD = { "anthropic/alwaysLoad": true };
+
 const SEARCH_DESCRIPTION = "Search the local documentation indexes (the docs of the versions in use here, " +
   "indexed on this machine) and get the best page for each result, with its title, heading trail, source " +
   "path or URL and a snippet with the matching words in [brackets]. Prefer this over web search for " +
@@ -150,12 +172,15 @@ async function listIndexes(context: CommandContext): Promise<string> {
 
 /** Serves the context's indexes on its stdin and stdout until the input ends and all it asked is answered. */
 export async function run(context: CommandContext): Promise<number> {
-  const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: INSTRUCTIONS });
+  const server = new McpServer({ name: SERVER_NAME, version: VERSION }, {
+    instructions: instructions(indexNames(context)),
+  });
   server.registerTool("search", {
     title: "Search local documentation",
     description: SEARCH_DESCRIPTION,
     inputSchema: searchInput,
     annotations: { readOnlyHint: true, openWorldHint: false },
+    _meta: ALWAYS_LOAD,
   }, ({ index, query, limit }) => answer(context, "search", () => search(context, index, query, limit)));
   server.registerTool("list_indexes", {
     title: "List local documentation indexes",
