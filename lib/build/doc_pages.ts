@@ -22,6 +22,8 @@ export const MEASURED = {
   project: "bench:project",
   /** tests/bench/hook_latency.ts */
   hookLatency: "bench:hook-latency",
+  /** tests/bench/session.ts */
+  session: "bench:session",
   /** tests/eval/run.ts */
   quality: "eval:quality",
 } as const;

@@ -8,6 +8,7 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { PLUGIN_ID } from "../../lib/install/plugin.ts";
 import { VERSION } from "../../lib/version.ts";
+import { claude, claudeBinary } from "../claude/cli.ts";
 import { loading, type MessagesRequest, serveFakeApi } from "../claude/fake_api.ts";
 import {
   builtIndex,
@@ -16,6 +17,7 @@ import {
   exists,
   HANG_MS,
   listDir,
+  readFixture,
   ROOT,
   runCli,
   RUNNERS_PAGE,
@@ -317,65 +319,6 @@ Deno.test({
 
 // ---- the real Claude Code ------------------------------------------------------------------------------
 
-/**
- * The Claude Code release these tests run: the current one, which defers MCP tools and WebSearch behind
- * ToolSearch (the scripted model loads WebSearch first, as a real one must).
- */
-const CLAUDE_VERSION = "2.1.332";
-
-/**
- * The native binary of the npm package for this machine, installed once into .cache/claude-code/<version>
- * (about 250 MB). npm does not run the package's postinstall without approval, so the platform package's own
- * binary is used.
- */
-async function claudeBinary(): Promise<string> {
-  const prefix = `${ROOT}.cache/claude-code/${CLAUDE_VERSION}`;
-  const os = { linux: "linux", darwin: "darwin" }[Deno.build.os as string];
-  const arch = Deno.build.arch === "x86_64" ? "x64" : "arm64";
-  const binary = `${prefix}/node_modules/@anthropic-ai/claude-code-${os}-${arch}/claude`;
-  if (await exists(binary)) return binary;
-  // Installed beside, then renamed into place: a run cut short leaves no half-installed cache.
-  const staging = `${prefix}.${Deno.pid}.tmp`;
-  // Not runProgram: a download this size may take longer than its hang guard.
-  const npm = await new Deno.Command("npm", {
-    args: [
-      "install",
-      "--no-save",
-      "--no-audit",
-      "--no-fund",
-      "--loglevel=error",
-      "--prefix",
-      staging,
-      `@anthropic-ai/claude-code@${CLAUDE_VERSION}`,
-    ],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assertEquals(npm.code, 0, new TextDecoder().decode(npm.stderr));
-  try {
-    await Deno.rename(staging, prefix);
-  } catch (error) {
-    // Another run installed it meanwhile.
-    await Deno.remove(staging, { recursive: true });
-    if (!await exists(binary)) throw error;
-  }
-  return binary;
-}
-
-/** Claude Code with HOME in the sandbox and nothing reaching Anthropic. */
-function claude(
-  binary: string,
-  args: string[],
-  env: Record<string, string>,
-  cwd?: string,
-): Promise<CliResult> {
-  return runProgram(binary, args, {
-    env: { ...env, DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
-    cwd,
-  });
-}
-
 /** The plugin's own files: a marketplace holding only this plugin, as a clone of the repository would. */
 const PLUGIN_FILES = [".claude-plugin", "hooks", "commands", "bin", "install.sh"];
 
@@ -581,5 +524,70 @@ Deno.test({
     const prompt = JSON.stringify(quiet.requests[0]?.messages ?? []);
     match(prompt, /Status for session \S+ \(--session; claude-code in /);
     match(prompt, /gitlab +on +GitLab documentation/);
+  },
+});
+
+Deno.test({
+  name:
+    "claude -p with install's settings: a Bash command that reads no page starts no hook process; a curl of a covered page is denied",
+  ignore,
+  async fn() {
+    const binary = await claudeBinary();
+    await using box = await sandbox();
+    await Deno.mkdir(`${box.home}/.claude/hooks`, { recursive: true });
+    await Deno.writeTextFile(
+      `${box.home}/.claude/hooks/docsearch-config.json`,
+      readFixture("../config.example.json"),
+    );
+    // The registered command keeps every event it is given, then runs this checkout's hook on it.
+    const log = `${box.home}/events.jsonl`;
+    const logged = `${box.home}/docsearch-hook-logged`;
+    await Deno.writeTextFile(
+      logged,
+      `#!/bin/sh
+if [ "$1" = hook ]; then
+  input=$(cat)
+  printf '%s\\n' "$input" >> '${log}'
+  printf '%s' "$input" | exec '${Deno.execPath()}' run -A --quiet --config='${ROOT}deno.json' '${ROOT}main.ts' "$@"
+fi
+exec '${Deno.execPath()}' run -A --quiet --config='${ROOT}deno.json' '${ROOT}main.ts' "$@"
+`,
+    );
+    await Deno.chmod(logged, 0o755);
+    const installed = await runCli(["install"], { env: { ...box.env, DOCSEARCH_HOOK_SELF: logged } });
+    assertEquals(installed.code, 0, installed.stderr);
+
+    const session = async (command: string) => {
+      await Deno.writeTextFile(log, "");
+      const api = serveFakeApi(0, { name: "Bash", input: { command, description: "Run it" } });
+      try {
+        const run = await claude(
+          binary,
+          ["-p", "Run it.", "--model", "claude-sonnet-4-5", "--allowedTools", "Bash"],
+          { ...box.env, ANTHROPIC_BASE_URL: api.baseUrl, ANTHROPIC_API_KEY: "dummy" },
+          box.home,
+        );
+        assertEquals(run.code, 0, run.stderr + run.stdout);
+      } finally {
+        await api.close();
+      }
+      const events = (await Deno.readTextFile(log)).split("\n").filter(Boolean).map((line) =>
+        JSON.parse(line)
+      );
+      return {
+        requests: api.requests,
+        events: events.map((e) => `${e.hook_event_name} ${e.tool_name ?? ""}`),
+      };
+    };
+
+    const plain = await session("ls -la && echo listed");
+    // The hook ran for the session's other events, and for the command once it had run, but not before it.
+    ok(plain.events.includes("PostToolUse Bash"), JSON.stringify(plain.events));
+    ok(!plain.events.includes("PreToolUse Bash"), JSON.stringify(plain.events));
+
+    const read = await session("cd /tmp && curl -s https://docs.gitlab.com/ee/ci/runners/ | head -5");
+    assertEquals(read.events.filter((e) => e === "PreToolUse Bash").length, 1, JSON.stringify(read.events));
+    const denial = JSON.stringify(toolResults(read.requests));
+    ok(denial.includes("Local documentation covers https://docs.gitlab.com/ee/ci/runners/"), denial);
   },
 });
