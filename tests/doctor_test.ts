@@ -31,7 +31,15 @@ import {
   settingsPath,
   withRegistration,
 } from "../lib/install/settings.ts";
-import { CLAUDE_EVENTS, config, database, readFixture } from "./helpers.ts";
+import {
+  BASH_CONDITIONS,
+  CLAUDE_EVENTS,
+  config,
+  database,
+  PAGE_TOOLS_MATCHER,
+  readFixture,
+  WEB_TOOLS_MATCHER,
+} from "./helpers.ts";
 
 // ---- the made-up machine -------------------------------------------------------------------------------
 
@@ -151,7 +159,8 @@ Deno.test("registration: one scope registered for every event with this binary i
     registrationChecks(machine({ "claude/user": registered(COMMAND) }), SELF, facts([BIN])),
   );
   assertEquals([check.status, check.name], ["ok", "Claude Code, user scope"]);
-  match(check.message, /\b9\b/);
+  // 9 events, though PreToolUse has two entries.
+  match(check.message, /\b9 events\b/);
   ok(check.message.includes(pathOf("claude", "user")), check.message);
 });
 
@@ -245,6 +254,17 @@ Deno.test("registration: registered for fewer events is a warning naming the mis
   match(check.fix!, /docsearch-hook install\b/);
 });
 
+Deno.test("registration: a Claude Code file without its two PreToolUse entries misses one event of 9", () => {
+  const text = edited(COMMAND, (settings) => {
+    settings.hooks!.PreToolUse = settings.hooks!.PreToolUse.filter((group) =>
+      !group.hooks.some((hook) => ourCommand(hook.command ?? ""))
+    );
+  });
+  const check = only(registrationChecks(machine({ "claude/user": text }), SELF, facts([BIN])));
+  assertEquals(check.status, "warn");
+  match(check.message, /^registered for 8 of 9 events \(missing PreToolUse\) /);
+});
+
 Deno.test("registration: a Claude Code file without PostToolUseFailure misses an event", () => {
   // Ripperdoc has no such event; Claude Code does, so its registration is incomplete without it.
   const text = edited(COMMAND, (settings) => delete settings.hooks!.PostToolUseFailure);
@@ -282,6 +302,92 @@ Deno.test("registration: matchers that cover the web tools and Bash are fine", (
     const check = only(registrationChecks(machine({ "claude/user": text }), SELF, facts([BIN])));
     assertEquals(check.status, "ok", `${JSON.stringify(matcher)}: ${check.message}`);
   }
+});
+
+/** Our PreToolUse entries replaced by `groups`, their handlers running COMMAND. */
+const preToolUse = (...groups: { matcher?: string; ifs?: (string | undefined)[] }[]) =>
+  edited(COMMAND, (settings) => {
+    const others = settings.hooks!.PreToolUse.filter((group) =>
+      !group.hooks.some((hook) => hook.command === COMMAND)
+    );
+    settings.hooks!.PreToolUse = [
+      ...others,
+      ...groups.map(({ matcher, ifs = [undefined] }) => ({
+        ...(matcher === undefined ? {} : { matcher }),
+        hooks: ifs.map((condition) => ({
+          type: "command",
+          command: COMMAND,
+          timeout: 10,
+          ...(condition === undefined ? {} : { if: condition }),
+        })),
+      })),
+    ];
+  });
+
+const claudeCheck = (text: string) =>
+  only(registrationChecks(machine({ "claude/user": text }), SELF, facts([BIN])));
+
+Deno.test("registration: PreToolUse split as install writes it for Claude Code, and in one entry as it wrote it before `if`, are both ok", () => {
+  // Install's own, and the same written out by hand.
+  const split = [
+    registered(COMMAND),
+    preToolUse({ matcher: WEB_TOOLS_MATCHER }, { matcher: "Bash", ifs: [...BASH_CONDITIONS] }),
+  ];
+  for (const text of split) {
+    ok(text.includes('"if": "Bash(xhs *)"'), text);
+    const check = claudeCheck(text);
+    assertEquals(check.status, "ok", check.message);
+  }
+  // An older install's one entry, Bash in its matcher; and a Bash entry whose handler has no `if` (runs for all).
+  for (
+    const text of [
+      preToolUse({ matcher: PAGE_TOOLS_MATCHER }),
+      preToolUse({ matcher: WEB_TOOLS_MATCHER }, { matcher: "Bash" }),
+    ]
+  ) {
+    ok(!text.includes('"if"'), text);
+    const check = claudeCheck(text);
+    assertEquals(check.status, "ok", check.message);
+  }
+});
+
+Deno.test("registration: a split PreToolUse without one fetcher's handler does not cover Bash: a warning", () => {
+  for (const missing of ["Bash(xh *)", "Bash(curl *)", "Bash(xhs *)"]) {
+    const ifs = BASH_CONDITIONS.filter((condition) => condition !== missing);
+    const check = claudeCheck(preToolUse({ matcher: WEB_TOOLS_MATCHER }, { matcher: "Bash", ifs }));
+    assertEquals(check.status, "warn", `${missing}: ${check.message}`);
+    ok(
+      check.message.startsWith(
+        `the PreToolUse entries "${WEB_TOOLS_MATCHER}", "Bash" do not cover all of WebSearch, WebFetch and Bash`,
+      ),
+      check.message,
+    );
+    match(check.fix!, /^docsearch-hook install$/);
+  }
+  // Nor does a Bash entry alone cover the web tools.
+  const bashOnly = claudeCheck(preToolUse({ matcher: "Bash", ifs: [...BASH_CONDITIONS] }));
+  assertEquals(bashOnly.status, "warn", bashOnly.message);
+  match(
+    bashOnly.message,
+    /^the PreToolUse \w+ "Bash" (?:do|does) not cover all of WebSearch, WebFetch and Bash/,
+  );
+});
+
+Deno.test("registration: one of PreToolUse's handlers twice (the same matcher and `if`) is registered more than once", () => {
+  const ifs = [...BASH_CONDITIONS, "Bash(wget *)"];
+  const twice = claudeCheck(preToolUse({ matcher: WEB_TOOLS_MATCHER }, { matcher: "Bash", ifs }));
+  assertEquals(twice.status, "warn", twice.message);
+  match(twice.message, /^registered more than once for PreToolUse: /);
+  assertEquals(eventsNamed(twice.message), ["PreToolUse"], twice.message);
+  // Its web entry twice too; the handlers with different `if`s of the one Bash entry never are.
+  const web = claudeCheck(
+    preToolUse({ matcher: WEB_TOOLS_MATCHER }, { matcher: WEB_TOOLS_MATCHER }, {
+      matcher: "Bash",
+      ifs: [...BASH_CONDITIONS],
+    }),
+  );
+  assertEquals(web.status, "warn", web.message);
+  match(web.message, /^registered more than once for PreToolUse: /);
 });
 
 Deno.test("registration: another existing docsearch-hook registered is a warning naming it", () => {
@@ -921,14 +1027,8 @@ Deno.test("registration: Gemini CLI's matcher and timeouts are judged in its nam
     /the BeforeTool matcher "google_web_search" does not cover all of google_web_search, web_fetch and run_shell_command/,
   );
   match(narrow.fix!, /^docsearch-hook install --agent gemini$/);
-  // An entry from before Bash's page reads were redirected: install again brings them.
-  const older = only(registrationChecks(
-    machine({
-      "claude/user": edited(COMMAND, (s) => (ourGroup(s, "PreToolUse").matcher = "WebSearch|WebFetch")),
-    }),
-    SELF,
-    facts([BIN]),
-  ));
+  // An entry from before Bash's page reads were redirected, alone: install again brings them.
+  const older = claudeCheck(preToolUse({ matcher: "WebSearch|WebFetch" }));
   assertEquals(older.status, "warn");
   match(older.message, /matcher "WebSearch\|WebFetch" does not cover all of WebSearch, WebFetch and Bash/);
   // Seconds written where Gemini CLI counts milliseconds.

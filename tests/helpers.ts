@@ -15,23 +15,56 @@ export const ROOT = fileUrlPath(new URL("../", import.meta.url), Deno.build.os);
 export const fixture = (path: string): string => `${ROOT}fixtures/${path}`;
 export const readFixture = (path: string): string => Deno.readTextFileSync(fixture(path));
 
-/** What install writes for one event: its handler's matcher, timeout (seconds) and `async`. */
+/**
+ * What install writes in one entry (group) of an event: its matcher, timeout (seconds) and `async`, and the `if`
+ * of each of its handlers (absent: one handler, without `if`).
+ */
 export interface Entry {
   matcher?: string;
   timeout: number;
   async?: true;
+  conditions?: readonly string[];
+}
+
+/** An entry with the event it is under. */
+export interface EventEntry extends Entry {
+  event: string;
 }
 
 /**
- * What install must write for Claude Code, in the order it writes it, pinned here rather than read from the
- * event table, so that a wrong table fails the tests. PreToolUse on the web tools, Bash and the MCP page tools
- * under any server name. The agent waits for the answers (deny, context), and for the end of a turn, a subagent
- * or the session, which `claude -p` would kill in the background as it exits: 10 s, SessionEnd within the 1.5 s
- * Claude Code gives all SessionEnd hooks. The rest record in the background, 30 s.
+ * Pinned here rather than read from the event table, so that a wrong table fails the tests. PreToolUse acts on
+ * the web tools, Bash and the MCP page tools under any server name: in one entry for every agent but Claude
+ * Code (in the agent's own tool names), and in Claude Code's settings before its handlers took an `if`.
  */
 export const PAGE_TOOLS_MATCHER = "WebSearch|WebFetch|Bash|^mcp__.*__fetch$|^mcp__.*__fetch_html$|" +
   "^mcp__.*__fetch_markdown$|^mcp__.*__fetch_txt$|^mcp__.*__browser_navigate$|^mcp__.*__puppeteer_navigate$|" +
   "^mcp__.*__navigate_page$|^mcp__.*__new_page$|^mcp__.*__firecrawl_scrape$";
+/** Claude Code's first PreToolUse entry: the same without Bash, which has an entry of its own. */
+export const WEB_TOOLS_MATCHER = "WebSearch|WebFetch|^mcp__.*__fetch$|^mcp__.*__fetch_html$|" +
+  "^mcp__.*__fetch_markdown$|^mcp__.*__fetch_txt$|^mcp__.*__browser_navigate$|^mcp__.*__puppeteer_navigate$|" +
+  "^mcp__.*__navigate_page$|^mcp__.*__new_page$|^mcp__.*__firecrawl_scrape$";
+/**
+ * The `if` of each handler of Claude Code's Bash entry, in order: one per program whose page reads the redirect
+ * knows (curl, wget, wget2, HTTPie's http and https, xh and xhs), so that a Bash command starting none of them
+ * starts no hook process.
+ */
+export const BASH_CONDITIONS: readonly string[] = [
+  "Bash(curl *)",
+  "Bash(wget *)",
+  "Bash(wget2 *)",
+  "Bash(http *)",
+  "Bash(https *)",
+  "Bash(xh *)",
+  "Bash(xhs *)",
+];
+
+/**
+ * Per event, in install's order, what install writes in one entry, in Claude Code's names: what Ripperdoc and
+ * Qwen Code get (Qwen Code in its own tool names and milliseconds), and Claude Code too but for PreToolUse,
+ * which it gets as CLAUDE_PRE_TOOL_USE. The agent waits for the answers (deny, context), and for the end of a
+ * turn, a subagent or the session, which `claude -p` would kill in the background as it exits: 10 s, SessionEnd
+ * within the 1.5 s Claude Code gives all SessionEnd hooks. The rest record in the background, 30 s.
+ */
 export const CLAUDE_ENTRIES: Readonly<Record<string, Entry>> = {
   PreToolUse: { matcher: PAGE_TOOLS_MATCHER, timeout: 10 },
   UserPromptSubmit: { timeout: 10 },
@@ -43,6 +76,43 @@ export const CLAUDE_ENTRIES: Readonly<Record<string, Entry>> = {
   PreCompact: { timeout: 30, async: true },
   SessionEnd: { timeout: 1 },
 };
+
+/** Claude Code's two PreToolUse entries, in order: the web and MCP page tools, then Bash's page reads. */
+export const CLAUDE_PRE_TOOL_USE: readonly Entry[] = [
+  { matcher: WEB_TOOLS_MATCHER, timeout: 10 },
+  { matcher: "Bash", timeout: 10, conditions: BASH_CONDITIONS },
+];
+
+/**
+ * What install must write for Claude Code, in the order it writes it: 9 events in 10 entries, PreToolUse's two
+ * first, 16 handlers (PreToolUse's Bash entry holds 7).
+ */
+export const CLAUDE_REGISTRATION: readonly EventEntry[] = Object.entries(CLAUDE_ENTRIES).flatMap((
+  [event, entry],
+) => (event === "PreToolUse" ? CLAUDE_PRE_TOOL_USE : [entry]).map((one) => ({ event, ...one })));
+
+/** A handler as it is told apart from the others of its event: `[event, matcher, if]`. */
+export type HandlerKey = [string, string | undefined, string | undefined];
+
+/** The handlers of `entries`, one per `if` (or one without), for comparing with what a file holds. */
+export const handlerKeys = (entries: readonly EventEntry[]): HandlerKey[] =>
+  entries.flatMap(({ event, matcher, conditions }) =>
+    (conditions ?? [undefined]).map((condition): HandlerKey => [event, matcher, condition])
+  );
+
+/** An entry as install writes it, its handlers running `command`: `{ matcher?, hooks }`. */
+export function group(
+  { matcher, timeout, async, conditions }: Entry,
+  command: string,
+): Record<string, unknown> {
+  const handler = { type: "command", command, timeout, ...(async ? { async } : {}) };
+  return {
+    ...(matcher === undefined ? {} : { matcher }),
+    hooks: conditions === undefined
+      ? [handler]
+      : conditions.map((condition) => ({ ...handler, if: condition })),
+  };
+}
 
 /** The events install registers for each agent, in its order; Ripperdoc has no PostToolUseFailure. */
 export const CLAUDE_EVENTS: readonly string[] = Object.keys(CLAUDE_ENTRIES);

@@ -146,6 +146,26 @@ Deno.test("withRegistration: Qwen Code gets Claude Code's events with its tool n
   match(byEvent.PreToolUse.matcher!, /^web_search\|web_fetch(\||$)/);
 });
 
+Deno.test("withRegistration: Ripperdoc, Gemini CLI and Qwen Code, which run every handler whatever its `if`, get one PreToolUse entry, Bash in it", () => {
+  // In each agent's names, pinned: the MCP patterns as Gemini CLI writes an MCP tool's name (one `_`).
+  const mcp = (sep: string) =>
+    ["fetch", "fetch_html", "fetch_markdown", "fetch_txt", "browser_navigate", "puppeteer_navigate"]
+      .concat(["navigate_page", "new_page", "firecrawl_scrape"])
+      .map((tool) => `^mcp${sep}.*${sep}${tool}$`).join("|");
+  const expected = {
+    ripperdoc: ["PreToolUse", `WebSearch|WebFetch|Bash|${mcp("__")}`, 10],
+    gemini: ["BeforeTool", `google_web_search|web_fetch|run_shell_command|${mcp("_")}`, 10_000],
+    qwen: ["PreToolUse", `web_search|web_fetch|run_shell_command|${mcp("__")}`, 10_000],
+  } as const;
+  for (const [agent, [event, matcher, timeout]] of Object.entries(expected)) {
+    const settings = withRegistration({}, COMMAND, agent as keyof typeof expected).settings;
+    const ours = settings.hooks![event].filter((g) => g.hooks.some((h) => h.command === COMMAND));
+    assertEquals(ours, [{ matcher, hooks: [{ type: "command", command: COMMAND, timeout }] }], agent);
+    ok(!JSON.stringify(settings).includes('"if"'), agent);
+    assertEquals(registrationsIn(settings).filter((entry) => "condition" in entry), [], agent);
+  }
+});
+
 Deno.test("withMcpServer: Gemini CLI's server goes beside the user's in the settings that hold the hooks", () => {
   const own = serverEntry(["/home/me/.local/bin/docsearch-hook"], "gemini");
   const hooked = withRegistration(GEMINI_SETTINGS, COMMAND, "gemini").settings;

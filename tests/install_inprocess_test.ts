@@ -60,7 +60,8 @@ Deno.test("install then uninstall in process: the user's settings come back, eac
   const removing = m.context();
   assertEquals(uninstall({ values: {} }, removing), 0);
   const removed = removing.out.join("\n");
-  match(removed, /^Removed 9 docsearch-hook entries from /);
+  // Its handlers: one per event, but PreToolUse's 8 (the web tools', and one per fetcher under Bash).
+  match(removed, /^Removed 16 docsearch-hook entries from /);
   ok(removed.includes(`Kept your config (${configOf(m.home)}) and the recorded state (${m.state})`), removed);
   assertEquals(await readJson(settingsOf(m.home)), USER_SETTINGS);
   assertEquals(await exists(`${m.home}/.claude/commands/docsearch`), false);

@@ -7,7 +7,6 @@ import { deepStrictEqual as assertEquals, match, ok, throws } from "node:assert/
 import { unifiedDiff } from "../lib/install/diff.ts";
 import { diffOf, type JsonChange, planSettings, type SettingsPlan } from "../lib/install/json_file.ts";
 import { Problem } from "../lib/errors.ts";
-import { registrationsFor } from "../lib/protocol/events.ts";
 import {
   type Agent,
   formatSettings,
@@ -27,7 +26,19 @@ import { commandLine, shellWords } from "../lib/install/shell.ts";
 /** Just the words, without the spans and the compound flag. */
 const wordsOf = (line: string): string[] => [...shellWords(line)];
 import { baseName, dirName, type Env, resolvePath } from "../lib/paths.ts";
-import { CLAUDE_ENTRIES, type Entry, PAGE_TOOLS_MATCHER, runProgram } from "./helpers.ts";
+import {
+  BASH_CONDITIONS,
+  CLAUDE_ENTRIES,
+  CLAUDE_EVENTS,
+  CLAUDE_PRE_TOOL_USE,
+  CLAUDE_REGISTRATION,
+  type EventEntry,
+  group,
+  handlerKeys,
+  PAGE_TOOLS_MATCHER,
+  runProgram,
+  WEB_TOOLS_MATCHER,
+} from "./helpers.ts";
 import { keptInOrder, onlyCommasTakenOut } from "./kept_lines.ts";
 
 const envOf = (vars: Record<string, string>): Env => (name) => vars[name];
@@ -371,7 +382,8 @@ Deno.test("planSettings edits a hand-written settings file in place; uninstall g
   // The Stop group and the Stop list gain a comma; every other line stays exactly as typed.
   assertEquals(keptInOrder(HAND_WRITTEN, plan.after), 2);
   assertEquals(JSON.parse(plan.after), plan.merge.settings);
-  assertEquals(registrationsIn(JSON.parse(plan.after)).length, 9);
+  // 9 events, 16 handlers: PreToolUse's Bash entry holds one per fetcher (7).
+  assertEquals(registrationsIn(JSON.parse(plan.after)).length, 16);
   ok(plan.after.endsWith("\n   }\n}"), "no final newline, as before");
   // Our members are indented like their neighbours, and inside by the file's own step (3 spaces).
   ok(plan.after.includes('\n      "PreToolUse": [\n         {\n            "matcher": '), plan.after);
@@ -383,19 +395,18 @@ Deno.test("planSettings edits a hand-written settings file in place; uninstall g
 Deno.test("planSettings replaces an earlier entry of ours where it stands, changing only what differs", () => {
   const line = (matcher: string, command: string, timeout: number) =>
     `      { "matcher": "${matcher}", "hooks": [{ "type": "command", "command": "${command}", "timeout": ${timeout} }] },`;
-  const text = (ours: string) =>
-    [
-      "{",
-      '  "hooks": {',
-      '    "PreToolUse": [',
-      '      { "matcher": "Bash", "hooks": [{ "type": "command", "command": "lint.sh" }] },',
-      ours,
-      '      { "matcher": "Write", "hooks": [{ "type": "command", "command": "fmt.sh" }] }',
-      "    ]",
-    ].join("\n");
-  const matcher = registrationsFor("claude")[0].entry.matcher!;
-  const after = installed(text(line("WebSearch|WebFetch", OLD_COMMAND, 10)) + "\n  }\n}\n").after;
-  ok(after.startsWith(text(line(matcher, COMMAND, 10)) + ",\n"), after);
+  const head = ["{", '  "hooks": {', '    "PreToolUse": ['];
+  const lint = '      { "matcher": "Bash", "hooks": [{ "type": "command", "command": "lint.sh" }] },';
+  const fmt = '      { "matcher": "Write", "hooks": [{ "type": "command", "command": "fmt.sh" }] }';
+  const text = [...head, lint, line("WebSearch|WebFetch", OLD_COMMAND, 10), fmt, "    ]", "  }", "}", ""];
+  const after = installed(text.join("\n")).after;
+  // The old entry's line becomes the first new entry, laid out as it was; Bash's entry follows it, before the
+  // user's next one, whose line stays as typed.
+  ok(after.startsWith([...head, lint, line(WEB_TOOLS_MATCHER, COMMAND, 10)].join("\n") + "\n"), after);
+  ok(after.includes(`\n${fmt}\n    ]`), after);
+  const pre = JSON.parse(after).hooks.PreToolUse;
+  assertEquals(pre.map((g: GroupShape) => g.matcher), ["Bash", WEB_TOOLS_MATCHER, "Bash", "Write"]);
+  assertEquals(pre[2], group(CLAUDE_PRE_TOOL_USE[1], COMMAND));
 });
 
 Deno.test("planSettings: uninstall takes our handler out of the user's group, whose other lines stay as typed", () => {
@@ -457,7 +468,7 @@ Deno.test("planSettings edits the copy of a key written twice that JSON readers 
   const text = '{\n  "hooks": {"Stop": []},\n  "model": "opus",\n  "hooks": {}\n}\n';
   const after = installed(text).after;
   ok(after.startsWith('{\n  "hooks": {"Stop": []},\n  "model": "opus",\n  "hooks": {\n'), after);
-  assertEquals(registrationsIn(JSON.parse(after)).length, 9);
+  assertEquals(registrationsIn(JSON.parse(after)).length, 16);
   // Taking a twice-written key out takes out both: the earlier one would otherwise be read.
   assertEquals(JSON.parse(uninstalled(after)), { model: "opus" });
 });
@@ -488,35 +499,48 @@ function handlersOf(settings: Settings, command: string) {
   );
 }
 
-/** Ripperdoc has no PostToolUseFailure, and runs every hook in turn. */
-const entriesFor = (agent: Agent): Record<string, Entry> =>
-  agent === "claude" ? CLAUDE_ENTRIES : Object.fromEntries(
-    Object.entries(CLAUDE_ENTRIES)
-      .filter(([event]) => event !== "PostToolUseFailure")
-      .map(([event, { async: _, ...entry }]) => [event, entry]),
-  );
+/** Claude Code's entries; Ripperdoc has no PostToolUseFailure, runs every hook in turn, and gets one PreToolUse. */
+const entriesFor = (agent: Agent): readonly EventEntry[] =>
+  agent === "claude" ? CLAUDE_REGISTRATION : Object.entries(CLAUDE_ENTRIES)
+    .filter(([event]) => event !== "PostToolUseFailure")
+    .map(([event, { async: _, ...entry }]) => ({ event, ...entry }));
 
-/** Our registration, one group of its own per event, exactly as the agent needs it. */
+/** Our registration, groups of our own, each event's in order, exactly as the agent needs them. */
 function checkRegistration(settings: Settings, command: string, agent: Agent) {
   const expected = entriesFor(agent);
-  const ours = handlersOf(settings, command);
-  assertEquals(ours.map((o) => o.event).sort(), Object.keys(expected).sort());
-  for (const { event, group, handler } of ours) {
-    const { matcher, ...entry } = expected[event];
-    assertEquals(group.hooks.length, 1, event);
-    assertEquals(group.matcher, matcher, event);
-    assertEquals("matcher" in group, matcher !== undefined, `${event}: matcher key`);
-    assertEquals(handler, { type: "command", command, ...entry }, event);
+  const ours = Object.entries(hooksOf(settings)).flatMap(([event, groups]) =>
+    groups.filter((g) => g.hooks.some((h) => h.command === command)).map((group) => ({ event, group }))
+  );
+  assertEquals(ours.map((o) => o.event).sort(), expected.map((e) => e.event).sort());
+  for (const event of new Set(expected.map((e) => e.event))) {
+    assertEquals(
+      ours.filter((o) => o.event === event).map((o) => o.group),
+      expected.filter((e) => e.event === event).map((entry) => group(entry, command)),
+      event,
+    );
   }
 }
 
-Deno.test("withRegistration: the 9 Claude Code events into empty settings", () => {
+Deno.test("withRegistration: the 9 Claude Code events into empty settings, in 10 entries (PreToolUse's 2)", () => {
   const merge = withRegistration({}, COMMAND, "claude");
   assertEquals(merge.changed, true);
   assertEquals(merge.removed, 0);
   checkRegistration(merge.settings, COMMAND, "claude");
-  assertEquals(Object.keys(hooksOf(merge.settings)).sort(), Object.keys(CLAUDE_ENTRIES).sort());
+  assertEquals(Object.keys(hooksOf(merge.settings)), CLAUDE_EVENTS);
   assertEquals(Object.keys(merge.settings), ["hooks"]);
+  // PreToolUse: the web and MCP page tools, then Bash with a handler per fetcher, each with its `if`.
+  assertEquals(hooksOf(merge.settings).PreToolUse, [
+    { matcher: WEB_TOOLS_MATCHER, hooks: [{ type: "command", command: COMMAND, timeout: 10 }] },
+    {
+      matcher: "Bash",
+      hooks: BASH_CONDITIONS.map((condition) => ({
+        type: "command",
+        command: COMMAND,
+        timeout: 10,
+        if: condition,
+      })),
+    },
+  ]);
 });
 
 Deno.test("withRegistration: Ripperdoc gets 8 events, no PostToolUseFailure and no async field", () => {
@@ -526,6 +550,10 @@ Deno.test("withRegistration: Ripperdoc gets 8 events, no PostToolUseFailure and 
   assertEquals(Object.keys(hooksOf(merge.settings)).length, 8);
   ok(!("PostToolUseFailure" in hooksOf(merge.settings)));
   ok(!JSON.stringify(merge.settings).includes('"async"'));
+  // It runs every handler whatever its `if`: one PreToolUse entry, Bash in its matcher.
+  assertEquals(hooksOf(merge.settings).PreToolUse, [
+    { matcher: PAGE_TOOLS_MATCHER, hooks: [{ type: "command", command: COMMAND, timeout: 10 }] },
+  ]);
 });
 
 /** A user's settings with hooks and settings of their own, unknown fields included. */
@@ -571,10 +599,11 @@ Deno.test("withRegistration keeps every unrelated hook and setting, in order, an
   // The user's events come first, as they were; only the events the user did not have are added after them.
   assertEquals(Object.keys(hooks).slice(0, 3), ["PreToolUse", "Notification", "Stop"]);
   assertEquals(hooks.Notification, old.Notification);
-  for (const event of ["PreToolUse", "Stop"]) {
-    assertEquals(hooks[event].length, 2, event);
-    assertEquals(hooks[event].filter((g) => !g.hooks.some((h) => h.command === COMMAND)), old[event], event);
-  }
+  // Ours after the user's: PreToolUse's two entries, Stop's one.
+  assertEquals(hooks.PreToolUse.length, 3);
+  assertEquals(hooks.PreToolUse[0], old.PreToolUse[0]);
+  assertEquals(hooks.Stop.length, 2);
+  assertEquals(hooks.Stop[0], old.Stop[0]);
 });
 
 Deno.test("withRegistration twice changes nothing the second time", () => {
@@ -583,7 +612,8 @@ Deno.test("withRegistration twice changes nothing the second time", () => {
       const once = withRegistration(start, COMMAND, agent);
       const twice = withRegistration(once.settings, COMMAND, agent);
       assertEquals(twice.changed, false, agent);
-      assertEquals(twice.removed, agent === "claude" ? 9 : 8);
+      // Claude Code's 16 handlers (PreToolUse's Bash entry holds 7), Ripperdoc's 8.
+      assertEquals(twice.removed, agent === "claude" ? 16 : 8);
       assertEquals(twice.settings, once.settings);
       assertEquals(JSON.stringify(twice.settings), JSON.stringify(once.settings));
     }
@@ -606,11 +636,11 @@ Deno.test("withRegistration replaces an old entry of ours (another path) where i
   assertEquals(merge.removed, 1);
   ok(!JSON.stringify(merge.settings).includes("/old/place/"));
   const pre = hooksOf(merge.settings).PreToolUse;
-  assertEquals(pre.length, 3);
+  assertEquals(pre.length, 4);
   assertEquals(pre[0], mine("/usr/local/bin/first.sh"));
-  assertEquals(pre[1].matcher, PAGE_TOOLS_MATCHER);
-  assertEquals(pre[1].hooks.map((h) => h.command), [COMMAND]);
-  assertEquals(pre[2], mine("/usr/local/bin/last.sh"));
+  assertEquals(pre[1], group(CLAUDE_PRE_TOOL_USE[0], COMMAND));
+  assertEquals(pre[2], group(CLAUDE_PRE_TOOL_USE[1], COMMAND));
+  assertEquals(pre[3], mine("/usr/local/bin/last.sh"));
   checkRegistration(merge.settings, COMMAND, "claude");
 
   // A whole registration from an older place (a checkout, before the binary) is moved over the same way.
@@ -620,7 +650,7 @@ Deno.test("withRegistration replaces an old entry of ours (another path) where i
     COMMAND,
     "claude",
   );
-  assertEquals(moved.removed, 9);
+  assertEquals(moved.removed, 16);
   assertEquals(handlersOf(moved.settings, checkout), []);
   checkRegistration(moved.settings, COMMAND, "claude");
   assertEquals(moved.settings, withRegistration(userSettings(), COMMAND, "claude").settings);
@@ -649,7 +679,10 @@ Deno.test("withRegistration: our handler in a group with the user's handler: the
   checkRegistration(merge.settings, COMMAND, "claude");
 });
 
-/** What install wrote before Stop, SubagentStop and SessionEnd were waited for: all capture async, 30 s. */
+/**
+ * What install wrote before Stop, SubagentStop and SessionEnd were waited for: all capture async, 30 s; and
+ * PreToolUse in one entry, Bash in its matcher, before Claude Code's handlers took an `if`.
+ */
 function olderInstall(command: string): Settings {
   const entry = (event: string): GroupShape => ({
     ...(CLAUDE_ENTRIES[event].matcher === undefined ? {} : { matcher: CLAUDE_ENTRIES[event].matcher }),
@@ -670,6 +703,7 @@ Deno.test("withRegistration rewrites an older install's background Stop, Subagen
   const old = olderInstall(COMMAND);
   const merge = withRegistration(old, COMMAND, "claude");
   assertEquals(merge.changed, true);
+  // One handler per event, as it wrote them.
   assertEquals(merge.removed, 9);
   checkRegistration(merge.settings, COMMAND, "claude");
   const hooks = hooksOf(merge.settings);
@@ -683,12 +717,47 @@ Deno.test("withRegistration rewrites an older install's background Stop, Subagen
     { hooks: [{ type: "command", command: "~/bin/archive.sh", timeout: 5 }] },
   ]);
   // What was already right is left exactly as it was.
-  for (const event of ["PreToolUse", "PostToolUse", "PreCompact"]) {
+  for (const event of ["PostToolUse", "PreCompact"]) {
     assertEquals(hooks[event], hooksOf(old)[event], event);
   }
   const again = withRegistration(merge.settings, COMMAND, "claude");
   assertEquals(again.changed, false);
   assertEquals(again.settings, merge.settings);
+});
+
+Deno.test("withRegistration splits an older install's one PreToolUse entry, Bash in its matcher, into its two in place, once; uninstall takes both", () => {
+  const guard = { matcher: "Bash", hooks: [{ type: "command", command: "/usr/local/bin/guard.sh" }] };
+  const format = { matcher: "Write", hooks: [{ type: "command", command: "fmt.sh" }] };
+  const old = olderInstall(COMMAND);
+  old.hooks!.PreToolUse = [guard, ...old.hooks!.PreToolUse, format];
+  assertEquals(old.hooks!.PreToolUse[1], {
+    matcher: PAGE_TOOLS_MATCHER,
+    hooks: [{ type: "command", command: COMMAND, timeout: 10 }],
+  });
+  const merge = withRegistration(old, COMMAND, "claude");
+  assertEquals(merge.changed, true);
+  assertEquals(hooksOf(merge.settings).PreToolUse, [
+    guard,
+    { matcher: WEB_TOOLS_MATCHER, hooks: [{ type: "command", command: COMMAND, timeout: 10 }] },
+    {
+      matcher: "Bash",
+      hooks: BASH_CONDITIONS.map((condition) => ({
+        type: "command",
+        command: COMMAND,
+        timeout: 10,
+        if: condition,
+      })),
+    },
+    format,
+  ]);
+  checkRegistration(merge.settings, COMMAND, "claude");
+  const again = withRegistration(merge.settings, COMMAND, "claude");
+  assertEquals([again.changed, again.removed], [false, 16]);
+  assertEquals(again.settings, merge.settings);
+  const removed = withoutRegistration(merge.settings);
+  assertEquals(removed.removed, 16);
+  assertEquals(hooksOf(removed.settings).PreToolUse, [guard, format]);
+  assertEquals(handlersOf(removed.settings, COMMAND), []);
 });
 
 // ---- withoutRegistration -------------------------------------------------------------------------------
@@ -700,7 +769,7 @@ Deno.test("withoutRegistration takes out only ours and restores the user's setti
     const merge = withoutRegistration(input);
     assertEquals(input, installed);
     assertEquals(merge.changed, true);
-    assertEquals(merge.removed, agent === "claude" ? 9 : 8);
+    assertEquals(merge.removed, agent === "claude" ? 16 : 8);
     assertEquals(merge.settings, userSettings());
     assertEquals(JSON.stringify(merge.settings), JSON.stringify(userSettings()));
   }
@@ -753,18 +822,20 @@ Deno.test("withoutRegistration: in a shared group only our handler goes; other c
 
 // ---- registrationsIn -----------------------------------------------------------------------------------
 
-Deno.test("registrationsIn lists our handlers with their event and matcher, and nothing of the user's", () => {
+Deno.test("registrationsIn lists our handlers with their event, matcher and `if`, and nothing of the user's", () => {
   assertEquals(registrationsIn(userSettings()), []);
   assertEquals(registrationsIn({}), []);
   const found = registrationsIn(withRegistration(userSettings(), COMMAND, "claude").settings);
+  const sorted = (keys: unknown[][]) => keys.map((key) => JSON.stringify(key)).sort();
   assertEquals(
-    found.map((f) => f.event).sort(),
-    Object.keys(CLAUDE_ENTRIES).sort(),
+    sorted(found.map((f) => [f.event, f.matcher, f.condition])),
+    sorted(handlerKeys(CLAUDE_REGISTRATION)),
   );
   for (const f of found) {
     assertEquals(f.command, COMMAND);
-    assertEquals(f.matcher, CLAUDE_ENTRIES[f.event].matcher, f.event);
     assertEquals(f.ours, { program: "/home/me/.local/bin/docsearch-hook" });
+    // A handler without `if` has no `condition` either.
+    assertEquals("condition" in f, f.matcher === "Bash", JSON.stringify(f));
   }
   const checkout = "'/opt/d/deno' run -A --quiet '--config=/s p/deno.json' '/s p/main.ts' hook";
   const fromCheckout = registrationsIn(withRegistration({}, checkout, "ripperdoc").settings);

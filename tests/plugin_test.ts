@@ -26,7 +26,7 @@ import {
   withRegistration,
 } from "../lib/install/settings.ts";
 import { VERSION } from "../lib/version.ts";
-import { CLAUDE_ENTRIES, config, database, ROOT } from "./helpers.ts";
+import { CLAUDE_REGISTRATION, config, database, group, ROOT } from "./helpers.ts";
 
 const read = (path: string) => Deno.readTextFileSync(`${ROOT}${path}`);
 const readJson = (path: string): unknown => JSON.parse(read(path));
@@ -124,6 +124,8 @@ const hookHandler = z.union([
     async: z.boolean().optional(),
     statusMessage: z.string().optional(),
     once: z.boolean().optional(),
+    // A permission rule (`Bash(curl *)`): the handler runs only for the tool calls it matches (2.1.85 and later).
+    if: z.string().optional(),
   }),
   z.looseObject({ type: z.enum(["prompt", "agent", "http"]) }),
 ]);
@@ -233,15 +235,13 @@ Deno.test("the plugin is docsearch@docsearch-hook, this repository's root, with 
 
 Deno.test("the plugin's hooks are install's registrations for Claude Code, run by the launcher", () => {
   const hooks = readJson("hooks/hooks.json") as { hooks: unknown };
-  assertEquals(
-    hooks.hooks,
-    Object.fromEntries(
-      Object.entries(CLAUDE_ENTRIES).map(([event, { matcher, ...handler }]) => [event, [{
-        ...(matcher === undefined ? {} : { matcher }),
-        hooks: [{ type: "command", command: `${LAUNCHER} hook`, ...handler }],
-      }]]),
-    ),
-  );
+  const expected: Record<string, unknown[]> = {};
+  for (const { event, ...entry } of CLAUDE_REGISTRATION) {
+    (expected[event] ??= []).push(group(entry, `${LAUNCHER} hook`));
+  }
+  assertEquals(hooks.hooks, expected);
+  // In install's order, PreToolUse's two entries first.
+  assertEquals(Object.keys(hooks.hooks as object), Object.keys(expected));
 });
 
 Deno.test("the plugin's commands run the launcher with the plugin's data folder", () => {

@@ -19,7 +19,14 @@ import {
 } from "../lib/redirect/request.ts";
 import { shellFetchUrls } from "../lib/redirect/shell_fetch.ts";
 import { MAX_TOKENS } from "../lib/shell/read.ts";
-import { config, database, PAGE_TOOLS_MATCHER, readFixture } from "./helpers.ts";
+import {
+  BASH_CONDITIONS,
+  config,
+  database,
+  PAGE_TOOLS_MATCHER,
+  readFixture,
+  WEB_TOOLS_MATCHER,
+} from "./helpers.ts";
 
 const gitlab = database({
   name: "gitlab",
@@ -244,6 +251,38 @@ Deno.test("shell page reads: the command is read as Bash reads it (lib/shell/rea
   assertEquals(shellFetchUrls(longest), ["https://docs.gitlab.com/ee/ci/"]);
 });
 
+Deno.test("shell page reads: pages read by two programs name none, one program's several pages all", () => {
+  // Claude Code runs a handler per program for these (each its own `if`): two hook processes see the one call,
+  // and the retry one of them lets through the other would deny.
+  const pairs: [string, string, string[], string[]][] = [
+    ["curl -s https://docs.gitlab.com/ee/ci/", "wget -qO- https://docs.gitlab.com/ee/", [
+      "https://docs.gitlab.com/ee/ci/",
+    ], ["https://docs.gitlab.com/ee/"]],
+    // HTTPie's two names are two programs to the agent, and xh's.
+    ["http docs.gitlab.com/ee/ci/", "https docs.gitlab.com/ee/", ["http://docs.gitlab.com/ee/ci/"], [
+      "https://docs.gitlab.com/ee/",
+    ]],
+    ["xh https://docs.gitlab.com/ee/ci/ | head", "xhs docs.gitlab.com/ee/", [
+      "https://docs.gitlab.com/ee/ci/",
+    ], [
+      "https://docs.gitlab.com/ee/",
+    ]],
+  ];
+  for (const [first, second, firstUrls, secondUrls] of pairs) {
+    // Alone, each is a page read that is denied.
+    assertEquals(shellFetchUrls(first), firstUrls, first);
+    assertEquals(shellFetchUrls(second), secondUrls, second);
+    for (const joined of [`${first} && ${second}`, `${second}; ${first}`]) {
+      assertEquals(shellFetchUrls(joined), undefined, joined);
+      assertEquals(bash(joined), undefined, joined);
+    }
+  }
+  // One program twice: one handler runs, one process, which names both pages.
+  const twice = "curl -s https://docs.gitlab.com/a | head; curl -s https://docs.gitlab.com/b";
+  assertEquals(shellFetchUrls(twice), ["https://docs.gitlab.com/a", "https://docs.gitlab.com/b"]);
+  ok(takesRequest(bash(twice)!, docs), twice);
+});
+
 Deno.test("shell page reads: a page of a host no database covers is read, and passes", () => {
   const request = bash("curl -s https://developer.mozilla.org/en-US/docs/Web/HTTP | head")!;
   assertEquals(request.tool, "Bash");
@@ -347,21 +386,32 @@ Deno.test("the guidance for a page read in Bash or by an MCP tool: why, which to
   match(mcpReason, /repeat this identical mcp__fetch__fetch call \(same URL\) within 1 minute/);
 });
 
-Deno.test("install's PreToolUse matcher covers Bash, the web tools and every default fetch tool, and no other tool", () => {
-  const matcher = registrationsFor("claude").find((r) => r.event === "PreToolUse")!.matcher!;
-  assertEquals(matcher, PAGE_TOOLS_MATCHER);
-  // As Claude Code tests a regex matcher (unanchored), and as doctor reads one (whole name).
-  const agent = new RegExp(matcher);
-  const whole = new RegExp(`^(?:${matcher})$`);
-  const named = DEFAULT_FETCH_TOOLS.flatMap((
-    pattern,
-  ) => [pattern.replaceAll("*", "fetch"), pattern.replaceAll("*", "plugin_tools_web")]);
-  for (const tool of ["WebSearch", "WebFetch", ...named]) {
-    ok(agent.test(tool) && whole.test(tool), tool);
+Deno.test("install's PreToolUse matchers cover Bash, the web tools and every default fetch tool, and no other tool", () => {
+  const pre = (agent: "claude" | "ripperdoc") =>
+    registrationsFor(agent).flatMap(({ event, matcher, entry }) =>
+      event === "PreToolUse" ? [[matcher, entry.conditions]] : []
+    );
+  // Claude Code runs a Bash handler only for a command its `if` matches: one per fetcher the redirect knows.
+  assertEquals(pre("claude"), [[WEB_TOOLS_MATCHER, undefined], ["Bash", BASH_CONDITIONS]]);
+  assertEquals(pre("ripperdoc"), [[PAGE_TOOLS_MATCHER, undefined]]);
+  for (const matchers of [[WEB_TOOLS_MATCHER, "Bash"], [PAGE_TOOLS_MATCHER]]) {
+    // As Claude Code tests a regex matcher (unanchored), and as doctor reads one (whole name).
+    const agent = matchers.map((matcher) => new RegExp(matcher));
+    const whole = matchers.map((matcher) => new RegExp(`^(?:${matcher})$`));
+    const covered = (tool: string) =>
+      agent.some((pattern) => pattern.test(tool)) && whole.some((pattern) => pattern.test(tool));
+    const uncovered = (tool: string) =>
+      !agent.some((pattern) => pattern.test(tool)) && !whole.some((pattern) => pattern.test(tool));
+    const named = DEFAULT_FETCH_TOOLS.flatMap((
+      pattern,
+    ) => [pattern.replaceAll("*", "fetch"), pattern.replaceAll("*", "plugin_tools_web")]);
+    for (const tool of ["WebSearch", "WebFetch", "Bash", ...named]) ok(covered(tool), tool);
+    for (
+      const tool of ["Read", "Write", "Edit", "Grep", "mcp__docsearch__search", "mcp__leann__leann_search"]
+    ) ok(uncovered(tool), tool);
   }
-  for (
-    const tool of ["Read", "Write", "Edit", "Grep", "mcp__docsearch__search", "mcp__leann__leann_search"]
-  ) ok(!agent.test(tool) && !whole.test(tool), tool);
+  // The web tools' entry leaves Bash to its own.
+  ok(!new RegExp(WEB_TOOLS_MATCHER).test("Bash"));
 });
 
 Deno.test("config.example.json shows fetch_tools as the defaults are", () => {

@@ -16,7 +16,13 @@ import {
   SettingsError,
 } from "../install/settings.ts";
 import { agentToolName, DIALECTS } from "../protocol/agents.ts";
-import { type Agent, BACKGROUND_HOOKS, type Registration, registrationsFor } from "../protocol/events.ts";
+import {
+  type Agent,
+  BACKGROUND_HOOKS,
+  BASH_CONDITIONS,
+  type Registration,
+  registrationsFor,
+} from "../protocol/events.ts";
 import type { EnabledPlugin } from "../install/plugin.ts";
 import type { Env, OS } from "../paths.ts";
 import { killSwitchOn } from "../switches/switches.ts";
@@ -115,16 +121,31 @@ function isThis(found: OurCommand, self: OurCommand, files: FileFacts): boolean 
  */
 const PAGE_TOOLS = ["WebSearch", "WebFetch", "Bash"];
 
-/** Whether a matcher covers the page tools, by the agent's names for them. */
-const coversPageTools = (matcher: string | undefined, agent: Agent) => {
+/** Whether a matcher covers a tool, by the agent's name for it. */
+const covers = (matcher: string | undefined, tool: string, agent: Agent) => {
   if (matcher === undefined || matcher === "" || matcher === "*") return true;
   try {
-    const pattern = new RegExp(`^(?:${matcher})$`);
-    return PAGE_TOOLS.every((tool) => pattern.test(agentToolName(agent, tool)));
+    return new RegExp(`^(?:${matcher})$`).test(agentToolName(agent, tool));
   } catch {
     return false;
   }
 };
+
+/**
+ * Whether the PreToolUse entries cover the page tools: in one entry, as install wrote them before handlers
+ * had an `if`, or split, Bash's with a handler for each program whose page reads are redirected (a handler
+ * without an `if` covers them all).
+ */
+function coversPageTools(entries: readonly Found[], agent: Agent): boolean {
+  return PAGE_TOOLS.every((tool) => {
+    const covering = entries.filter((entry) => covers(entry.matcher, tool, agent));
+    if (tool !== "Bash" || covering.some((entry) => entry.condition === undefined)) {
+      return covering.length > 0;
+    }
+    const conditions = new Set(covering.map((entry) => entry.condition));
+    return BASH_CONDITIONS.every((condition) => conditions.has(condition));
+  });
+}
 
 /** The agent's own switch for all its hooks, as one file sets it: `"<key>": <value>`, and whether that is off. */
 interface HooksSwitch {
@@ -208,15 +229,26 @@ function fileCheck(
     );
   }
   const registrations = registrationsFor(file.agent);
-  const expected = registrations.map((registration) => registration.entry.event);
+  const expected = [...new Set(registrations.map((registration) => registration.entry.event))];
   const perEvent = new Map<string, number>();
   for (const entry of found) perEvent.set(entry.event, (perEvent.get(entry.event) ?? 0) + 1);
-  const twice = [...perEvent].filter(([, n]) => n > 1).map(([event]) => event);
+  // The same handler twice (an event's entries split by `if` are different handlers).
+  const handlers = new Map<string, number>();
+  for (const { event, matcher, condition } of found) {
+    const key = JSON.stringify([event, matcher, condition]);
+    handlers.set(key, (handlers.get(key) ?? 0) + 1);
+  }
+  const twice = [
+    ...new Set(
+      found.filter((e) => handlers.get(JSON.stringify([e.event, e.matcher, e.condition]))! > 1)
+        .map((e) => e.event),
+    ),
+  ];
   if (twice.length > 0) {
     return warn(
       name,
       `registered more than once for ${twice.join(", ")}: each such event is handled twice${where}`,
-      `${again} (it keeps one entry per event)`,
+      `${again} (it writes each of its entries once)`,
     );
   }
   const absent = expected.filter((event) => !perEvent.has(event));
@@ -230,13 +262,16 @@ function fileCheck(
     );
   }
   const preToolUse = registrations.find((registration) => registration.event === "PreToolUse")!.entry.event;
-  const pre = found.find((entry) => entry.event === preToolUse);
-  if (pre !== undefined && !coversPageTools(pre.matcher, file.agent)) {
+  const pre = found.filter((entry) => entry.event === preToolUse);
+  if (pre.length > 0 && !coversPageTools(pre, file.agent)) {
     const names = PAGE_TOOLS.map((tool) => agentToolName(file.agent, tool));
     const tools = `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+    const matchers = [...new Set(pre.map((entry) => `"${entry.matcher}"`))].join(", ");
     return warn(
       name,
-      `the ${preToolUse} matcher "${pre.matcher}" does not cover all of ${tools}${where}`,
+      `the ${preToolUse} ${pre.length > 1 ? "entries" : "matcher"} ${matchers} do${
+        pre.length > 1 ? "" : "es"
+      } not cover all of ${tools}${where}`,
       again,
     );
   }
@@ -282,12 +317,13 @@ function staleEntries(
       timeouts.set(key, [...timeouts.get(key) ?? [], entry.event]);
     }
   }
+  const once = (events: string[]) => [...new Set(events)].join(", ");
   const parts = [
     background.length > 0 &&
-    `${background.join(", ")} run in the background ("async": true): \`claude -p\` kills them as it exits`,
-    waited.length > 0 && `${waited.join(", ")} are waited for, though they can run in the background`,
+    `${once(background)} run in the background ("async": true): \`claude -p\` kills them as it exits`,
+    waited.length > 0 && `${once(waited)} are waited for, though they can run in the background`,
     ...[...timeouts].map(([how, events]) =>
-      `${events.join(", ")} ${events.length > 1 ? "have" : "has"} ${how}`
+      `${once(events)} ${new Set(events).size > 1 ? "have" : "has"} ${how}`
     ),
   ].filter((part) => typeof part === "string");
   return parts.length === 0 ? undefined : parts.join("; ");

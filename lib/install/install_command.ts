@@ -140,7 +140,8 @@ export function install({ values }: InstallArgs, ctx: CommandContext): number {
   }
   const { command, settings, mcp, config, commands } = planInstall(values, where, ctx);
   const agentName = AGENT_NAMES[where.agent];
-  const events = registrationsFor(where.agent).length;
+  // Events, not entries: PreToolUse has two where the agent runs handlers by their `if`.
+  const events = new Set(registrationsFor(where.agent).map((registration) => registration.event)).size;
 
   if (values["dry-run"]) {
     ctx.stdout(

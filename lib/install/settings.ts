@@ -325,13 +325,18 @@ function dropEmptied(settings: Settings, emptied: Iterable<string>): Settings {
   return settings;
 }
 
-function handlerFor(registration: Registration, command: string): Handler {
-  return {
+/** The entry's handlers: one per `if` where it has them, else one. */
+function handlersFor(registration: Registration, command: string): Handler[] {
+  const handler = {
     type: "command",
     command,
     timeout: registration.entry.timeout,
     ...(registration.async ? { async: true } : {}),
   };
+  const conditions = registration.entry.conditions;
+  return conditions === undefined
+    ? [handler]
+    : conditions.map((condition) => ({ ...handler, if: condition }));
 }
 
 export interface Merge {
@@ -352,16 +357,20 @@ const sameMeaning = (a: Settings, b: Settings) => JSON.stringify(a) === JSON.str
 export function withRegistration(settings: Settings, command: string, agent: Agent): Merge {
   const { settings: next, removed, at, custom } = strip(settings, command);
   const hooks = next.hooks ??= {};
+  // An event with several entries (PreToolUse's, split by `if`) gets them in order, where the old ones stood.
+  const placed = new Map<string, number>();
   for (const registration of registrationsFor(agent)) {
     const { event, matcher } = registration.entry;
     const { before, after } = custom.get(event) ?? {};
     const line = [before, command, after].filter(Boolean).join(" ");
     const group: Group = {
       ...(matcher === undefined ? {} : { matcher }),
-      hooks: [handlerFor(registration, line)],
+      hooks: handlersFor(registration, line),
     };
     const groups = hooks[event] ??= [];
-    groups.splice(at.get(event) ?? groups.length, 0, group);
+    const offset = placed.get(event) ?? 0;
+    groups.splice((at.get(event) ?? groups.length - offset) + offset, 0, group);
+    placed.set(event, offset + 1);
   }
   // An entry of ours under an event this agent no longer gets (another agent's list) leaves nothing behind.
   dropEmptied(next, at.keys());
@@ -387,6 +396,8 @@ export interface Found {
   /** As the file has them, whatever their type. */
   async?: unknown;
   timeout?: unknown;
+  /** The handler's `if`, as the file has it. */
+  condition?: unknown;
 }
 
 export function registrationsIn(settings: Settings, own?: string): Found[] {
@@ -394,8 +405,18 @@ export function registrationsIn(settings: Settings, own?: string): Found[] {
     groups.flatMap((group) =>
       group.hooks.flatMap((handler) => {
         const ours = ourHandler(handler, own);
-        const { command, async, timeout } = handler;
-        return ours ? [{ event, matcher: group.matcher, command: command!, ours, async, timeout }] : [];
+        const { command, async, timeout, if: condition } = handler;
+        return ours
+          ? [{
+            event,
+            matcher: group.matcher,
+            command: command!,
+            ours,
+            async,
+            timeout,
+            ...condition === undefined ? {} : { condition },
+          }]
+          : [];
       })
     )
   );

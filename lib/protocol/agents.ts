@@ -24,6 +24,11 @@ export interface Dialect {
   readonly mcpTool: (server: string, tool: string) => string;
   /** A matcher's pattern for MCP tools (`^mcp__.*__fetch$`) in the agent's naming. */
   readonly mcpPattern: (pattern: string) => string;
+  /**
+   * The agent runs a handler only for the tool calls its `if` (a permission rule, `Bash(curl *)`) matches, so
+   * that a Bash command that reads no page starts no hook process (Claude Code 2.1.85 and later).
+   */
+  readonly conditionalHandlers: boolean;
 }
 
 /** Claude Code keeps [A-Za-z0-9_-] of a server's or tool's name and writes anything else as `_`. */
@@ -45,11 +50,12 @@ const CLAUDE: Dialect = {
   timeoutUnit: "s",
   mcpTool: claudeMcpTool,
   mcpPattern: (pattern) => pattern,
+  conditionalHandlers: true,
 };
 
 export const DIALECTS: Readonly<Record<Agent, Dialect>> = {
   claude: CLAUDE,
-  ripperdoc: CLAUDE,
+  ripperdoc: { ...CLAUDE, conditionalHandlers: false },
   gemini: {
     events: {
       PreToolUse: "BeforeTool",
@@ -74,6 +80,7 @@ export const DIALECTS: Readonly<Record<Agent, Dialect>> = {
     timeoutUnit: "ms",
     mcpTool: geminiMcpTool,
     mcpPattern: (pattern) => pattern.replaceAll("__", "_"),
+    conditionalHandlers: false,
   },
   qwen: {
     events: {},
@@ -95,6 +102,7 @@ export const DIALECTS: Readonly<Record<Agent, Dialect>> = {
     timeoutUnit: "ms",
     mcpTool: claudeMcpTool,
     mcpPattern: (pattern) => pattern,
+    conditionalHandlers: false,
   },
 };
 

@@ -6,6 +6,7 @@
  */
 import { agentEventName, agentMatcher, DIALECTS } from "./agents.ts";
 import { type Agent, AGENTS, type EventName } from "./names.ts";
+import { SHELL_FETCHERS } from "../redirect/shell_fetch.ts";
 
 // The table's readers name the agents by these, as its rows' `agents` and BACKGROUND_HOOKS do.
 export { type Agent, AGENTS };
@@ -74,6 +75,15 @@ const PAGE_TOOLS = ["WebSearch", "WebFetch", "Bash", ...MCP_PAGE_TOOLS.map((tool
   .join("|");
 
 /**
+ * Where the agent runs a handler only for the calls its `if` matches (Dialect.conditionalHandlers), Bash gets
+ * an entry of its own, with one handler per program whose page reads the redirect knows: a command that starts
+ * none of them starts no hook process, and one that starts two starts two (seen in Claude Code 2.1.332, where
+ * `curl a && wget b` ran both handlers). The handlers run one command, which a Claude Code that ignores `if`
+ * (before 2.1.85) runs once: it runs identical hook commands once.
+ */
+export const BASH_CONDITIONS: readonly string[] = SHELL_FETCHERS.map((name) => `Bash(${name} *)`);
+
+/**
  * In the order install writes them. The answers are waited for, so their timeouts are short. The ends of a
  * turn, a subagent and the session are waited for too, tens of milliseconds each: `claude -p` kills background
  * hooks still running when it exits, so headless sessions would lose their end. SessionEnd's timeout stays
@@ -127,8 +137,24 @@ export interface Registration {
   timeout: number;
   /** `"async": true`: the agent does not wait. */
   async: boolean;
-  /** The same in the agent's vocabulary: its names for the event and the tools, its unit for the timeout. */
-  entry: { event: string; matcher?: string; timeout: number };
+  /**
+   * The same in the agent's vocabulary: its names for the event and the tools, its unit for the timeout, and
+   * the `if` of each of its handlers (absent: one handler, run for every call the matcher matches).
+   */
+  entry: { event: string; matcher?: string; timeout: number; conditions?: readonly string[] };
+}
+
+/** PreToolUse split where the agent runs handlers by their `if`: the other page tools, and Bash's page reads. */
+function matchersOf(
+  agent: Agent,
+  event: EventName,
+  matcher: string | undefined,
+): { matcher?: string; conditions?: readonly string[] }[] {
+  if (event !== "PreToolUse" || !DIALECTS[agent].conditionalHandlers) return [{ matcher }];
+  return [
+    { matcher: matcher!.split("|").filter((tool) => tool !== "Bash").join("|") },
+    { matcher: "Bash", conditions: BASH_CONDITIONS },
+  ];
 }
 
 export function registrationsFor(agent: Agent): Registration[] {
@@ -137,8 +163,7 @@ export function registrationsFor(agent: Agent): Registration[] {
     const registered = spec.registered;
     if (registered === undefined || !(registered.agents ?? AGENTS).includes(agent)) return [];
     const event = name as EventName;
-    const matcher = registered.matcher;
-    return [{
+    return matchersOf(agent, event, registered.matcher).map(({ matcher, conditions }) => ({
       event,
       ...(matcher === undefined ? {} : { matcher }),
       timeout: registered.timeout,
@@ -147,7 +172,8 @@ export function registrationsFor(agent: Agent): Registration[] {
         event: agentEventName(agent, event),
         ...(matcher === undefined ? {} : { matcher: agentMatcher(agent, matcher) }),
         timeout: registered.timeout * perSecond,
+        ...(conditions === undefined ? {} : { conditions }),
       },
-    }];
+    }));
   });
 }

@@ -419,6 +419,9 @@ const FETCHERS: ReadonlyMap<string, Fetcher> = new Map([
   ["xhs", httpie],
 ]);
 
+/** The programs whose page reads are redirected; install registers a Bash handler for each (events.ts). */
+export const SHELL_FETCHERS: readonly string[] = [...FETCHERS.keys()];
+
 /** The file a command's stdout is redirected to, if any. */
 function stdoutFile(command: SimpleCommand): string | undefined {
   let file: string | undefined;
@@ -439,7 +442,9 @@ function writesPage(output: Output, command: SimpleCommand): boolean {
 
 /**
  * The http(s) URLs a command reads as pages, in order, each once; undefined when it reads none or does
- * anything more than reading pages.
+ * anything more than reading pages. A command that reads pages with two programs (`curl … && wget …`) is
+ * let through: the agent runs a handler per program for it (`if`), two processes that see one call, and
+ * one of them would always deny the retry the other lets through.
  */
 export function shellFetchUrls(command: string): string[] | undefined {
   // Every URL a fetcher is given here holds "http", or the name of HTTPie or xh: most commands hold neither.
@@ -447,6 +452,7 @@ export function shellFetchUrls(command: string): string[] | undefined {
   const script = readShell(command);
   if (script.malformed || script.truncated || script.constructs.size > 0) return undefined;
   const urls: string[] = [];
+  const programs = new Set<string>();
   for (const { commands: pipeline } of script.pipelines) {
     // With no constructs, every command is a simple one.
     if (!pipeline.every((command): command is SimpleCommand => command.kind === "simple")) return undefined;
@@ -465,6 +471,7 @@ export function shellFetchUrls(command: string): string[] | undefined {
     }
     if (!rest.every((command) => isReader(command, READERS))) return undefined;
     urls.push(...read.urls);
+    programs.add(head.name);
   }
-  return urls.length === 0 ? undefined : [...new Set(urls)];
+  return urls.length === 0 || programs.size > 1 ? undefined : [...new Set(urls)];
 }

@@ -6,10 +6,10 @@
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import {
-  CLAUDE_ENTRIES,
-  CLAUDE_EVENTS,
+  CLAUDE_REGISTRATION,
   type CliResult,
   exists,
+  group,
   listDir,
   ROOT,
   runProgram,
@@ -234,18 +234,18 @@ Deno.test({
     const settings = JSON.parse(await Deno.readTextFile(settingsPath));
     assertEquals(settings.model, "opus");
     const command = `${t.dest} hook`;
-    for (const event of CLAUDE_EVENTS) {
+    const isOurs = (group: HookGroup) => group.hooks.some((hook) => hook.command === command);
+    // One entry of ours per event, but PreToolUse's two (the web tools', Bash's with a handler per fetcher).
+    for (const event of new Set(CLAUDE_REGISTRATION.map((entry) => entry.event))) {
       const groups: HookGroup[] = settings.hooks[event] ?? [];
-      const ours = groups.filter((group) => group.hooks.some((hook) => hook.command === command));
       assertEquals(
-        ours.length,
-        1,
-        `${event} should have one docsearch-hook entry: ${JSON.stringify(groups)}`,
+        groups.filter(isOurs),
+        CLAUDE_REGISTRATION.filter((entry) => entry.event === event).map((entry) => group(entry, command)),
+        `${event}: ${JSON.stringify(groups)}`,
       );
-      assertEquals(ours[0].matcher, CLAUDE_ENTRIES[event].matcher, event);
     }
     assertEquals(
-      settings.hooks.PreToolUse.filter((group: HookGroup) => group.matcher === "Bash"),
+      settings.hooks.PreToolUse.filter((group: HookGroup) => !isOurs(group)),
       [unrelated],
       "the unrelated PreToolUse hook must survive unchanged",
     );

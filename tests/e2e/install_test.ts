@@ -11,12 +11,13 @@ import { keptInOrder } from "../kept_lines.ts";
 import { tree } from "../command_context.ts";
 import {
   backupsOf,
-  CLAUDE_EVENTS,
+  CLAUDE_ENTRIES,
+  CLAUDE_REGISTRATION,
   event,
   exists,
   fixture,
+  handlerKeys,
   listDir,
-  PAGE_TOOLS_MATCHER,
   RIPPERDOC_EVENTS,
   ROOT,
   runCli,
@@ -28,6 +29,9 @@ import {
 } from "../helpers.ts";
 
 const HOOK_WORDS = [...SELF, "hook"];
+
+/** Claude Code's handlers: one per event, but PreToolUse's 8 (the web tools', and one per fetcher under Bash). */
+const CLAUDE_HANDLERS = 16;
 
 const SLASH_FILES = ["disable.md", "enable.md", "status.md"];
 
@@ -67,6 +71,7 @@ interface Handler {
   command?: string;
   timeout?: number;
   async?: boolean;
+  if?: string;
 }
 interface Group {
   matcher?: string;
@@ -92,16 +97,20 @@ const sameWords = (a: string[], b: string[]) => a.length === b.length && a.every
 /** What the agent waits for: the answers, and the ends that `claude -p` would cut off in the background. */
 const WAITED_FOR = ["PreToolUse", "UserPromptSubmit", "SessionStart", "Stop", "SubagentStop", "SessionEnd"];
 
-/** One handler of ours per event of the agent; PreToolUse on the web tools; capture async on Claude Code only. */
+/**
+ * Our handlers, with their matcher and `if`, for each event of the agent: one, but for Claude Code's PreToolUse
+ * (the web tools', and one per fetcher under Bash); capture async on Claude Code only.
+ */
 async function registered(path: string, agent: "claude" | "ripperdoc", words = HOOK_WORDS) {
   const found = await ours(path, words);
+  const expected = agent === "claude"
+    ? CLAUDE_REGISTRATION
+    : RIPPERDOC_EVENTS.map((event) => ({ event, ...CLAUDE_ENTRIES[event] }));
+  const sorted = (keys: unknown[][]) => keys.map((key) => JSON.stringify(key)).sort();
   assertEquals(
-    found.map((f) => f.event).sort(),
-    [...agent === "claude" ? CLAUDE_EVENTS : RIPPERDOC_EVENTS].sort(),
+    sorted(found.map((f) => [f.event, f.group.matcher, f.handler.if])),
+    sorted(handlerKeys(expected)),
   );
-  const pre = found.find((f) => f.event === "PreToolUse")!;
-  assertEquals([pre.group.matcher, pre.handler.timeout], [PAGE_TOOLS_MATCHER, 10]);
-  assertEquals(found.find((f) => f.event === "SessionStart")!.group.matcher, undefined);
   for (const f of found) {
     assertEquals(f.handler.type, "command");
     const background = !WAITED_FOR.includes(f.event);
@@ -457,7 +466,7 @@ Deno.test("install over slash commands written by 0.1.0's `install --commands` r
     "<!-- written by docsearch-hook install --commands; rewritten on each install -->\n!`x status`\n";
   for (const name of SLASH_FILES) await Deno.writeTextFile(`${dir}/${name}`, old);
   succeeded(await cli(box, ["install"]));
-  assertEquals((await ours(settingsOf(box))).length, CLAUDE_EVENTS.length);
+  assertEquals((await ours(settingsOf(box))).length, CLAUDE_HANDLERS);
   for (const name of SLASH_FILES) ok((await Deno.readTextFile(`${dir}/${name}`)) !== old, name);
   succeeded(await cli(box, ["uninstall"]));
   assertEquals(await exists(dir), false);
@@ -469,7 +478,7 @@ Deno.test("DOCSEARCH_HOOK_SELF given as a relative path is registered as an abso
   await Deno.mkdir(cwd);
   succeeded(await cli(box, ["install"], { env: { DOCSEARCH_HOOK_SELF: "./bin/docsearch-hook" }, cwd }));
   const words = [`${cwd}/bin/docsearch-hook`, "hook"];
-  assertEquals((await ours(settingsOf(box), words)).length, CLAUDE_EVENTS.length);
+  assertEquals((await ours(settingsOf(box), words)).length, CLAUDE_HANDLERS);
 });
 
 Deno.test({
@@ -486,7 +495,7 @@ Deno.test({
     match(result.stderr, /cannot create the folder .*docsearch: .*; the rest above was done\n/);
     match(result.stderr, /fix: move away what stands at that path/);
     ok(!/at \S+\.ts:\d+/.test(result.stderr), result.stderr);
-    assertEquals((await ours(settingsOf(box))).length, CLAUDE_EVENTS.length);
+    assertEquals((await ours(settingsOf(box))).length, CLAUDE_HANDLERS);
   },
 });
 
@@ -500,6 +509,6 @@ Deno.test({
     await Deno.symlink("../dotfiles/claude-settings.json", settingsOf(box));
     succeeded(await cli(box, ["install"]));
     ok((await Deno.lstat(settingsOf(box))).isSymlink);
-    assertEquals((await ours(`${box.home}/dotfiles/claude-settings.json`)).length, CLAUDE_EVENTS.length);
+    assertEquals((await ours(`${box.home}/dotfiles/claude-settings.json`)).length, CLAUDE_HANDLERS);
   },
 });
