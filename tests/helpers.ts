@@ -356,7 +356,20 @@ export const sessionStartIn = (project: string, env: Record<string, string>): Pr
     }),
   });
 
-/** What install registers when run from this checkout: deno running main.ts with its deno.json. */
+/**
+ * What install registers when run from this checkout: deno running the artifact install builds in dist/, the
+ * program as it ships.
+ */
+export const REGISTERED = [
+  Deno.execPath(),
+  "run",
+  "-A",
+  "--quiet",
+  "--no-config",
+  `${ROOT}dist/docsearch-hook.js`,
+];
+
+/** This program from its sources, as the tests start it: deno running main.ts with its deno.json. */
 export const SELF = [
   Deno.execPath(),
   "run",

@@ -66,6 +66,63 @@ export async function build(outdir = "dist"): Promise<string> {
   }
 }
 
+/** The newest modification time of what the artifact is built from: main.ts, deno.json and lock, lib/. */
+async function newestSource(): Promise<number> {
+  let newest = 0;
+  const look = async (url: URL) => {
+    const info = await Deno.stat(url);
+    if (info.isDirectory) {
+      for await (const entry of Deno.readDir(url)) {
+        await look(new URL(`${entry.name}${entry.isDirectory ? "/" : ""}`, url));
+      }
+    } else newest = Math.max(newest, info.mtime?.getTime() ?? 0);
+  };
+  for (const path of ["main.ts", "deno.json", "deno.lock", "lib/"]) await look(new URL(path, root));
+  return newest;
+}
+
+async function builtAt(entry: URL): Promise<number | undefined> {
+  try {
+    return (await Deno.stat(entry)).mtime?.getTime();
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/** A lock older than this was left by a build that was killed. */
+const STALE_LOCK_MS = 5 * 60_000;
+
+/**
+ * The checkout's artifact in `outdir`, built first when it is missing or older than a source it is built from
+ * (install from a checkout registers it). One build at a time: installs run at once wait for the one that
+ * builds, then find it built.
+ */
+export async function builtArtifact(outdir = "dist"): Promise<{ entry: string; built: boolean }> {
+  const entry = new URL(`${outdir.replace(/\/*$/, "")}/${ARTIFACT_ENTRY}`, root);
+  const fresh = async () => ((await builtAt(entry)) ?? -1) >= await newestSource();
+  const asBuilt = { entry: fileUrlPath(entry, Deno.build.os), built: false };
+  if (await fresh()) return asBuilt;
+  const lock = new URL(".cache/build.lock", root);
+  await Deno.mkdir(new URL(".cache/", root), { recursive: true });
+  for (;;) {
+    try {
+      await Deno.mkdir(lock);
+      break;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+      const since = Date.now() - ((await builtAt(lock)) ?? Date.now());
+      if (since > STALE_LOCK_MS) await Deno.remove(lock, { recursive: true }).catch(() => {});
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  try {
+    return await fresh() ? asBuilt : { entry: await build(outdir), built: true };
+  } finally {
+    await Deno.remove(lock, { recursive: true });
+  }
+}
+
 if (import.meta.main) {
   const { values } = parseArgv(Deno.args, {
     outdir: { type: "string", value: "DIR", description: "where to write it (default dist)" },

@@ -105,7 +105,7 @@ export const COMMANDS = {
     usage:
       "docsearch-hook install [--scope user|project|local] [--agent claude|ripperdoc|gemini|qwen] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: installOptions,
-    run: async (args, context) => (await import("../install/install_command.ts")).install(args, context),
+    run: async (args, context) => (await import("../install/install_command.ts")).run(args, context),
   }),
   uninstall: command({
     summary: "remove what install added to the agent's settings, and the slash commands",

@@ -26,6 +26,8 @@ import {
   target,
 } from "./plan.ts";
 import { commandLine } from "./shell.ts";
+import { CHECKOUT_ARTIFACT, fromSources } from "./self.ts";
+import { programModule } from "../program.ts";
 import { dirName, join, stateDir } from "../paths.ts";
 import { userConfigPath } from "../config/layers.ts";
 
@@ -128,6 +130,22 @@ function mcpRemoval(removal: McpRemoval, ctx: CommandContext): { preview: string
 }
 
 // ---- the commands --------------------------------------------------------------------------------------
+
+/**
+ * `install` as the command line runs it: from a checkout's sources, the artifact it registers (selfCommand) is
+ * built first, unless this is a dry run.
+ */
+export async function run(args: InstallArgs, ctx: CommandContext): Promise<number> {
+  if (fromSources(ctx) && !args.values["dry-run"]) {
+    // Build-time code, loaded only here: the artifact and the binaries never run it.
+    const { builtArtifact } = await import(programModule("lib/build/build")) as BuildModule;
+    const { entry, built } = await builtArtifact(CHECKOUT_ARTIFACT);
+    if (built) ctx.stdout(`Built the hook as it ships: ${entry} (from this checkout's sources).`);
+  }
+  return install(args, ctx);
+}
+
+type BuildModule = typeof import("../build/build.ts");
 
 export function install({ values }: InstallArgs, ctx: CommandContext): number {
   checkFlags(values);

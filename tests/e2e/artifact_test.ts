@@ -4,7 +4,7 @@
  * `index` and `mcp`), and registers itself as what runs it.
  */
 import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
-import { build } from "../../lib/build/build.ts";
+import { build, builtArtifact } from "../../lib/build/build.ts";
 import { ARTIFACT_ENTRY } from "../../lib/program.ts";
 import { event, exists, readFixture, ROOT, runCli, runProgram, type Sandbox, sandbox } from "../helpers.ts";
 
@@ -39,7 +39,7 @@ Deno.test("the built artifact answers as the modules do, and runs every command'
     const entry = await build(outdir);
     assertEquals(entry, `${ROOT}${outdir}/${ARTIFACT_ENTRY}`);
     // The modules imported by computed specifiers, at their sources' paths: compile.ts embeds dist/lib.
-    for (const module of ["lib/cli/commands.js", "lib/config/resolve.js"]) {
+    for (const module of ["lib/cli/commands.js", "lib/config/resolve.js", "lib/answer/hook_answer.js"]) {
       assertEquals(await exists(`${ROOT}${outdir}/${module}`), true, module);
     }
     await using box = await sandbox();
@@ -87,5 +87,25 @@ Deno.test("the built artifact answers as the modules do, and runs every command'
     match((await artifact(["install"], state)).stdout, /already registered .*nothing changed/);
   } finally {
     await Deno.remove(`${ROOT}${outdir}`, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("install from a checkout builds the artifact it registers once, however many installs ask at once", async () => {
+  const outdir = `.cache/artifact-test-${crypto.randomUUID()}`;
+  try {
+    // Three at once on a folder with nothing built: one builds, the others wait for it and find it built.
+    const first = await Promise.all([0, 1, 2].map(() => builtArtifact(outdir)));
+    assertEquals(first.map((result) => result.built).sort(), [false, false, true]);
+    assertEquals(
+      new Set(first.map((result) => result.entry)),
+      new Set([`${ROOT}${outdir}/${ARTIFACT_ENTRY}`]),
+    );
+    // Newer than every source: nothing to build.
+    assertEquals((await builtArtifact(outdir)).built, false);
+    // Older than a source (as after an edit): built again.
+    await Deno.utime(first[0].entry, 0, 0);
+    assertEquals((await builtArtifact(outdir)).built, true);
+  } finally {
+    await Deno.remove(`${ROOT}${outdir}`, { recursive: true });
   }
 });

@@ -18,17 +18,17 @@ import {
   fixture,
   handlerKeys,
   listDir,
+  REGISTERED,
   RIPPERDOC_EVENTS,
   ROOT,
   runCli,
   runProgram,
   type Sandbox,
   sandbox,
-  SELF,
   succeeded,
 } from "../helpers.ts";
 
-const HOOK_WORDS = [...SELF, "hook"];
+const HOOK_WORDS = [...REGISTERED, "hook"];
 
 /** Claude Code's handlers: one per event, but PreToolUse's 8 (the web tools', and one per fetcher under Bash). */
 const CLAUDE_HANDLERS = 16;
@@ -286,7 +286,7 @@ Deno.test("install --dry-run prints the diff and writes nothing", async () => {
     existing,
   );
   ok(
-    existing.split("\n").some((line) => line.startsWith("+") && line.includes(`${ROOT}main.ts hook`)),
+    existing.split("\n").some((line) => line.startsWith("+") && line.includes(HOOK_WORDS.join(" "))),
     existing,
   );
   assertEquals(await tree(box.home), [".claude/", ".claude/settings.json"]);

@@ -13,6 +13,7 @@ import {
   backupsOf,
   exists,
   listDir,
+  REGISTERED,
   ROOT,
   runCli,
   runProgram,
@@ -22,7 +23,7 @@ import {
   succeeded,
 } from "../helpers.ts";
 
-const ENTRY = { type: "stdio", command: SELF[0], args: [...SELF.slice(1), "mcp"], env: {} };
+const ENTRY = { type: "stdio", command: REGISTERED[0], args: [...REGISTERED.slice(1), "mcp"], env: {} };
 
 const cli = (box: Sandbox, args: string[], env: Record<string, string> = {}) =>
   runCli(args, { env: { ...box.env, ...env } });

@@ -10,6 +10,7 @@ import {
   exists,
   listDir,
   readFixture,
+  REGISTERED,
   ROOT,
   runCli,
   runProgram,
@@ -612,7 +613,8 @@ Deno.test("context.user_prompt false silences prompt hints only", async () => {
 const COMMAND_NAMES = ["disable", "enable", "status"] as const;
 const commandsDir = (box: Sandbox) => `${box.home}/.claude/commands/docsearch`;
 const commandFile = (box: Sandbox, name: string) => `${commandsDir(box)}/${name}.md`;
-const MAIN = `${ROOT}main.ts`;
+/** The program the slash commands run: the artifact install builds from this checkout. */
+const MAIN = REGISTERED.at(-1)!;
 
 /** The command between "!`" and "`": what Claude Code runs before the model sees the file. */
 function bangCommand(text: string): string {
@@ -660,10 +662,10 @@ Deno.test("install --commands writes the three slash commands running this check
     ok(text.includes("<!-- written by docsearch-hook install;"), text);
     const command = bangCommand(text);
     ok(
-      command.startsWith(`${SELF.join(" ")} ${name} `),
+      command.startsWith(`${REGISTERED.join(" ")} ${name} `),
       command,
     );
-    match(text, new RegExp(`^allowed-tools: Bash\\(.*main\\.ts ${name}:\\*\\)$`, "m"));
+    match(text, new RegExp(`^allowed-tools: Bash\\(.*docsearch-hook\\.js ${name}:\\*\\)$`, "m"));
   }
   ok(
     bangCommand(texts.disable).endsWith(
