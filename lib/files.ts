@@ -95,6 +95,15 @@ function realTarget(path: string, os: OS): string {
   }
 }
 
+/** The entries of a folder; none when it is missing or cannot be read (a project's folders are inputs). */
+export function entriesOf(path: string): Deno.DirEntry[] {
+  try {
+    return [...Deno.readDirSync(path)];
+  } catch {
+    return [];
+  }
+}
+
 /** A folder and its parents; what stands in the way is named, with what to do about it. */
 export function makeDir(path: string): void {
   try {

@@ -47,6 +47,18 @@ const slashOption = {
   description: "print every message, errors too, on stdout and exit 0 (used by the slash commands)",
 } as const;
 
+/** `--json`, printing `what` as JSON. */
+const jsonOption = (what: string) => ({ type: "boolean", description: `print ${what} as JSON` }) as const;
+
+/** `disable` and `enable`: one spec, the verb apart. */
+const switchCommand = (verb: "disable" | "enable", summary: string) =>
+  command({
+    summary,
+    usage: `docsearch-hook ${verb} <name> [--session ID]`,
+    options: { session: sessionOption, config: configOption, slash: slashOption },
+    run: async (args, context) => (await import("../switches/switch_command.ts")).run(verb, args, context),
+  });
+
 /** The table of commands: dispatch and help read it, and so does docs/commands.md (lib/build/commands_doc.ts). */
 export const COMMANDS = {
   hook: hookCommand,
@@ -74,26 +86,17 @@ export const COMMANDS = {
     },
     run: async (args, context) => (await import("../redirect/check_command.ts")).run(args, context),
   }),
-  disable: command({
-    summary: "turn a docs database or a feature (redirect, capture, context, all) off for one session",
-    usage: "docsearch-hook disable <name> [--session ID]",
-    options: { session: sessionOption, config: configOption, slash: slashOption },
-    run: async (args, context) =>
-      (await import("../switches/switch_command.ts")).run("disable", args, context),
-  }),
-  enable: command({
-    summary: "turn back on what disable turned off for a session",
-    usage: "docsearch-hook enable <name> [--session ID]",
-    options: { session: sessionOption, config: configOption, slash: slashOption },
-    run: async (args, context) =>
-      (await import("../switches/switch_command.ts")).run("enable", args, context),
-  }),
+  disable: switchCommand(
+    "disable",
+    "turn a docs database or a feature (redirect, capture, context, all) off for one session",
+  ),
+  enable: switchCommand("enable", "turn back on what disable turned off for a session"),
   status: command({
     summary: "what is on and off for a session, and why",
     usage: "docsearch-hook status [--session ID] [--json]",
     options: {
       session: sessionOption,
-      json: { type: "boolean", description: "print the status as JSON" },
+      json: jsonOption("the status"),
       config: configOption,
       slash: slashOption,
     },
@@ -119,7 +122,7 @@ export const COMMANDS = {
       "check the setup (binary, registration, config, databases, MCP servers, state) and say how to fix it",
     usage: "docsearch-hook doctor [--json] [--config PATH]",
     options: {
-      json: { type: "boolean", description: "print the checks as JSON" },
+      json: jsonOption("the checks"),
       config: configOption,
     },
     run: async (args, context) => (await import("../doctor/doctor_command.ts")).run(args, context),
@@ -176,7 +179,7 @@ export const COMMANDS = {
     usage: "docsearch-hook search <name|all> <query…> [--limit N] [--json]",
     options: {
       limit: { type: "string", value: "N", description: "how many passages (default 5, at most 100)" },
-      json: { type: "boolean", description: "print the results as JSON" },
+      json: jsonOption("the results"),
     },
     run: async (args, context) => (await import("../docs/search_command.ts")).run(args, context),
   }),
@@ -192,7 +195,7 @@ export const COMMANDS = {
     options: {
       session: { type: "string", value: "ID", description: "only this session (its id, or the start of it)" },
       limit: { type: "string", value: "N", description: "how many observations (default 20)" },
-      json: { type: "boolean", description: "print them as JSON" },
+      json: jsonOption("them"),
     },
     run: async (args, context) => (await import("../state/log_command.ts")).run(args, context),
   }),
@@ -201,7 +204,7 @@ export const COMMANDS = {
     usage: "docsearch-hook stats [--since 7d] [--json]",
     options: {
       since: { type: "string", value: "AGE", description: "how far back, e.g. 24h, 7d, 4w (default 7d)" },
-      json: { type: "boolean", description: "print the numbers as JSON" },
+      json: jsonOption("the numbers"),
       config: configOption,
     },
     run: async (args, context) => (await import("../state/stats_command.ts")).run(args, context),

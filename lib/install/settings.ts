@@ -9,6 +9,7 @@ import { jsonPath, lineAndColumn } from "../json_problems.ts";
 import { baseName, claudeUserDir, type Env, homeDir, join, type OS } from "../paths.ts";
 import { ARTIFACT_ENTRY } from "../program.ts";
 import { type Agent, AGENTS, type Registration, registrationsFor } from "../protocol/events.ts";
+import { DIALECTS } from "../protocol/agents.ts";
 import { commandLine, shellWords } from "./shell.ts";
 
 /** The agents and what each gets registered come from the event table; the settings modules use them here. */
@@ -16,12 +17,9 @@ export { type Agent, AGENTS, registrationsFor };
 export const SCOPES = ["user", "project", "local"] as const;
 export type Scope = typeof SCOPES[number];
 
-export const AGENT_NAMES: Record<Agent, string> = {
-  claude: "Claude Code",
-  ripperdoc: "Ripperdoc",
-  gemini: "Gemini CLI",
-  qwen: "Qwen Code",
-};
+export const AGENT_NAMES = Object.fromEntries(
+  AGENTS.map((agent) => [agent, DIALECTS[agent].name]),
+) as Record<Agent, string>;
 
 /** Each agent's folder, in the home folder and in a project. */
 const AGENT_DIRS: Record<Agent, string> = {

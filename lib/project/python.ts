@@ -9,7 +9,7 @@
  */
 import { parse as parseToml, TomlError } from "smol-toml";
 import { messageOf, Problem } from "../errors.ts";
-import { isDirectory, isFile, readRegularTextCapped } from "../files.ts";
+import { entriesOf, isDirectory, isFile, readRegularTextCapped } from "../files.ts";
 import { baseName, dirName, type Env, homeDir, join, type OS } from "../paths.ts";
 import type { InstalledPackage, ProjectDependencies } from "./npm.ts";
 
@@ -122,13 +122,7 @@ export function sitePackagesOf(prefix: string, os: OS): string[] {
   if (os === "windows") return [join(os, prefix, "Lib", "site-packages")].filter(isDirectory);
   const found: { version: number[]; dirs: string[] }[] = [];
   for (const lib of ["lib", "lib64"]) {
-    let entries: Deno.DirEntry[];
-    try {
-      entries = [...Deno.readDirSync(join(os, prefix, lib))];
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
+    for (const entry of entriesOf(join(os, prefix, lib))) {
       const version = pythonVersionOf(entry.name);
       if (version === undefined) continue;
       const dirs = ["site-packages", "dist-packages"].map((name) => join(os, prefix, lib, entry.name, name));

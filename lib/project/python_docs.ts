@@ -4,6 +4,7 @@
  * reference of exactly that version. Installed distributions ship no README or docs folder of their own; the
  * metadata and the source are what there is. Bounded like an npm package: a number of modules, each up to a size.
  */
+import { entriesOf } from "../files.ts";
 import { MAX_FILE_BYTES } from "../docs/sources.ts";
 import type { DocsIndex } from "../docs/store.ts";
 import { baseName, dirName, join, type OS } from "../paths.ts";
@@ -53,13 +54,7 @@ function moduleFiles(metadata: string, site: string, os: OS): string[] {
   } else {
     files = [];
     const walk = (relative: string) => {
-      let entries: Deno.DirEntry[];
-      try {
-        entries = [...Deno.readDirSync(join(os, site, relative))];
-      } catch {
-        return;
-      }
-      for (const entry of entries) {
+      for (const entry of entriesOf(join(os, site, relative))) {
         if (files.length >= MAX_MODULES * 4) return;
         const path = `${relative}/${entry.name}`;
         if (entry.isDirectory && !SKIPPED.has(entry.name)) walk(path);

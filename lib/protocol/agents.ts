@@ -11,6 +11,8 @@ import type { Agent, EventName } from "./names.ts";
 import type { HookOutput } from "./output.ts";
 
 export interface Dialect {
+  /** The agent's name, as its users know it. */
+  readonly name: string;
   /** The agent's names for the events of the table that it calls otherwise. */
   readonly events: Readonly<Partial<Record<EventName, string>>>;
   /**
@@ -45,6 +47,7 @@ function geminiMcpTool(server: string, tool: string): string {
 }
 
 const CLAUDE: Dialect = {
+  name: "Claude Code",
   events: {},
   tools: [],
   timeoutUnit: "s",
@@ -55,8 +58,9 @@ const CLAUDE: Dialect = {
 
 export const DIALECTS: Readonly<Record<Agent, Dialect>> = {
   claude: CLAUDE,
-  ripperdoc: { ...CLAUDE, conditionalHandlers: false },
+  ripperdoc: { ...CLAUDE, name: "Ripperdoc", conditionalHandlers: false },
   gemini: {
+    name: "Gemini CLI",
     events: {
       PreToolUse: "BeforeTool",
       PostToolUse: "AfterTool",
@@ -83,6 +87,7 @@ export const DIALECTS: Readonly<Record<Agent, Dialect>> = {
     conditionalHandlers: false,
   },
   qwen: {
+    name: "Qwen Code",
     events: {},
     tools: [
       ["WebSearch", "web_search"],
