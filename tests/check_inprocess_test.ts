@@ -146,6 +146,16 @@ Deno.test("check and the hook, in process, agree on a built-in index that is not
     0,
   );
   match(unanswered.out.join("\n"), /\nDecision: +allow: pg matches, but no passage of its pages answers it/);
+  // The hook lets it through, and stats lists it among the searches the local docs did not answer.
+  const replication = { tool_input: { query: "postgresql logical replication slots" } };
+  const passed = m.context({}, event("PreToolUse.WebSearch.json", replication));
+  assertEquals([await hook(["hook", "--config", config], passed), passed.out], [0, []]);
+  const stats = m.context();
+  assertEquals(await cli(["stats"], stats), 0);
+  match(
+    stats.out.join("\n"),
+    /\nMatched, but the local docs held no answer \(let through to the web\):\n +1× +postgresql logical replication slots {2}→ pg\n/,
+  );
 });
 
 Deno.test("the hook in process: a subagent whose definition leaves the docs tool out is let through, others denied", async () => {

@@ -42,6 +42,11 @@ export interface StatsRows {
   denials: { denied: number; followed: number; escaped: number };
   /** WebSearch queries no database matched, newest first (already privacy-filtered). */
   unmatched: string[];
+  /**
+   * Web requests a built-in index matched but did not answer, so they went to the web: newest first, as
+   * recorded ("query\n→ database").
+   */
+  unanswered: string[];
   sessions: { agent: string; count: number }[];
   outcomes: { outcome: string; count: number }[];
   observations: number;
@@ -75,6 +80,12 @@ export function statsRows(db: DatabaseSync, since: number): StatsRows {
       `SELECT summary FROM observations
        WHERE at >= ? AND event = 'PreToolUse' AND tool = 'WebSearch' AND outcome = 'no-match'
        ORDER BY at DESC LIMIT ?`,
+      since,
+      MAX_UNMATCHED,
+    ).map((row) => row.summary),
+    unanswered: all<{ summary: string }>(
+      `SELECT summary FROM observations
+       WHERE at >= ? AND event = 'PreToolUse' AND outcome = 'no-local-answer' ORDER BY at DESC LIMIT ?`,
       since,
       MAX_UNMATCHED,
     ).map((row) => row.summary),

@@ -33,6 +33,8 @@ export interface Stats {
   redirects: Rates;
   databases: (Rates & { database: string })[];
   unmatchedQueries: { query: string; count: number }[];
+  /** Requests a built-in index matched and did not answer, with the index's docs: where the docs are thin. */
+  unansweredQueries: { query: string; count: number }[];
   keywordSuggestions: { term: string; count: number }[];
   sessions: { total: number; byAgent: Record<string, number> };
   observations: number;
@@ -109,6 +111,7 @@ export function buildStats(rows: StatsRows, since: number, keywords: ReadonlySet
     redirects: rates(rows.denials),
     databases: rows.byDatabase.map((d) => ({ database: d.database, ...rates(d) })),
     unmatchedQueries: topQueries(rows.unmatched),
+    unansweredQueries: topQueries(rows.unanswered.map((summary) => summary.replace("\n→ ", "  → "))),
     keywordSuggestions: keywordSuggestions(rows.unmatched, keywords),
     sessions: {
       total: rows.sessions.reduce((sum, s) => sum + s.count, 0),
@@ -158,6 +161,10 @@ export function formatStats(stats: Stats, window: string): string {
       `  keyword candidates: ${stats.keywordSuggestions.map((k) => `${k.term} (${k.count})`).join(", ")}`,
     );
   }
+  if (stats.unansweredQueries.length > 0) {
+    lines.push("", "Matched, but the local docs held no answer (let through to the web):");
+    for (const q of stats.unansweredQueries) lines.push(`  ${String(q.count).padStart(3)}×  ${q.query}`);
+  }
   const agents = Object.entries(stats.sessions.byAgent).map(([agent, n]) => `${agent} ${n}`).join(", ");
   const outcomes = Object.entries(stats.outcomes).map(([outcome, n]) => `${outcome} ${n}`).join(", ");
   lines.push(
@@ -188,6 +195,7 @@ export function run({ values }: StatsArgs, context: CommandContext): number {
     byDatabase: [],
     denials: { denied: 0, followed: 0, escaped: 0 },
     unmatched: [],
+    unanswered: [],
     sessions: [],
     outcomes: [],
     observations: 0,
