@@ -27,7 +27,6 @@ import { commandLine, shellWords } from "../lib/install/shell.ts";
 const wordsOf = (line: string): string[] => [...shellWords(line)];
 import { baseName, dirName, type Env, resolvePath } from "../lib/paths.ts";
 import {
-  BASH_CONDITIONS,
   CLAUDE_ENTRIES,
   CLAUDE_EVENTS,
   CLAUDE_PRE_TOOL_USE,
@@ -530,16 +529,7 @@ Deno.test("withRegistration: the 9 Claude Code events into empty settings, in 10
   assertEquals(Object.keys(merge.settings), ["hooks"]);
   // PreToolUse: the web and MCP page tools, then Bash with a handler per fetcher, each with its `if`.
   assertEquals(hooksOf(merge.settings).PreToolUse, [
-    { matcher: WEB_TOOLS_MATCHER, hooks: [{ type: "command", command: COMMAND, timeout: 10 }] },
-    {
-      matcher: "Bash",
-      hooks: BASH_CONDITIONS.map((condition) => ({
-        type: "command",
-        command: COMMAND,
-        timeout: 10,
-        if: condition,
-      })),
-    },
+    ...CLAUDE_PRE_TOOL_USE.map((entry) => group(entry, COMMAND)),
   ]);
 });
 
@@ -738,16 +728,7 @@ Deno.test("withRegistration splits an older install's one PreToolUse entry, Bash
   assertEquals(merge.changed, true);
   assertEquals(hooksOf(merge.settings).PreToolUse, [
     guard,
-    { matcher: WEB_TOOLS_MATCHER, hooks: [{ type: "command", command: COMMAND, timeout: 10 }] },
-    {
-      matcher: "Bash",
-      hooks: BASH_CONDITIONS.map((condition) => ({
-        type: "command",
-        command: COMMAND,
-        timeout: 10,
-        if: condition,
-      })),
-    },
+    ...CLAUDE_PRE_TOOL_USE.map((entry) => group(entry, COMMAND)),
     format,
   ]);
   checkRegistration(merge.settings, COMMAND, "claude");

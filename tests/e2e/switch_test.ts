@@ -11,12 +11,10 @@ import {
   listDir,
   readFixture,
   REGISTERED,
-  ROOT,
   runCli,
   runProgram,
   type Sandbox,
   sandbox,
-  SELF,
 } from "../helpers.ts";
 
 const EXAMPLE = JSON.parse(readFixture("../config.example.json"));
