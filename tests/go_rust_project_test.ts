@@ -314,6 +314,7 @@ Deno.test("indexCrate: the README and the module tree from lib.rs; a private mod
         "mod imp;",
         "mod glob;",
         "mod unused;",
+        "mod inner;",
         "pub use imp::Reexported;",
         "pub use glob::*;",
       ].join("\n"),
@@ -329,6 +330,9 @@ Deno.test("indexCrate: the README and the module tree from lib.rs; a private mod
       `${root}/src/unused.rs`,
       "//! Unreachable module docs.\n/// Unreachable.\npub fn unused() {}\n",
     );
+    // A re-export inside a module out of reach is the crate's own business.
+    await write(`${root}/src/inner/mod.rs`, "mod deep;\npub use self::deep::Internal;\n");
+    await write(`${root}/src/inner/deep.rs`, "/// Internal only.\npub struct Internal;\n");
     await write(`${root}/tests/it.rs`, "/// A test helper.\npub fn helper() {}\n");
     const index = DocsIndex.open(`${dir}/crate.db`);
     try {
@@ -347,6 +351,7 @@ Deno.test("indexCrate: the README and the module tree from lib.rs; a private mod
       ok(!text("src/imp.rs")!.includes("Stranded"));
       match(text("src/glob/mod.rs")!, /Re-exported by the glob\./);
       assertEquals(text("src/unused.rs"), undefined);
+      assertEquals(text("src/inner/deep.rs"), undefined);
       assertEquals(text("tests/it.rs"), undefined);
     } finally {
       index.close();

@@ -148,7 +148,17 @@ export function indexCrate(pkg: InstalledPackage, index: DocsIndex, os: OS): Pac
   const { lib, root, readme } = manifest(pkg.dir, pkg.name, os);
   if (readme !== undefined) writer.file(readme);
   const files = moduleFiles(root, os);
-  const reexported = new Set(files.flatMap(({ api }) => [...api.reexports.names, ...api.reexports.globs]));
+  // What the public API re-exports: a `pub use` in a module that is itself out of reach (`mod literal` with
+  // `pub use self::imp::Searcher`) re-exports within the crate only. Reachability grows with each round.
+  let reexported = new Set<string>();
+  for (let round = 0; round < 8; round++) {
+    const next = new Set(
+      files.filter(({ chain }) => reachable(chain, reexported))
+        .flatMap(({ api }) => [...api.reexports.names, ...api.reexports.globs]),
+    );
+    if (next.size === reexported.size) break;
+    reexported = next;
+  }
   for (const { path, chain, api, declared } of files) {
     const title = `${pkg.name} ${pkg.version}: ${shownPath(lib, chain)}`;
     const parts: string[] = [];

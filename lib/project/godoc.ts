@@ -17,8 +17,11 @@ const isComment = (node: SyntaxNode) => node.name === "LineComment" || node.name
 /** `//go:generate …`, `//nolint:…`, `//line f.go:1`, `//export f`: directives gofmt keeps out of the doc text. */
 const DIRECTIVE = /^\/\/(line |extern |export |[a-z0-9]+:[a-z0-9])/;
 
-/** A file `go generate` wrote: its API is documented where it is generated from, and tables make it large. */
-const GENERATED = /^\/\/ Code generated .* DO NOT EDIT\.$/m;
+/**
+ * A file `go generate` wrote (its API is documented where it is generated from, and tables make it large), or
+ * one no build includes (`//go:build ignore`, a generator's own source).
+ */
+const NOT_API = /^(\/\/ Code generated .* DO NOT EDIT\.|\/\/go:build ignore|\/\/ \+build ignore)$/m;
 
 /**
  * A comment group's text as go/ast's CommentGroup.Text gives it: markers and a line comment's first space
@@ -249,7 +252,7 @@ export function goPackageMarkdown(files: readonly GoFile[], title: string): stri
   const sections = new Map<string, Section>();
   for (const { source } of ordered) {
     // Before parsing: a generated file can be megabytes of tables.
-    if (GENERATED.test(source.slice(0, Math.max(0, source.search(/^package\s/m))))) continue;
+    if (NOT_API.test(source.slice(0, Math.max(0, source.search(/^package\s/m))))) continue;
     const file = parser.parse(source).topNode;
     const clause = file.getChild("PackageClause");
     const pkg = textOf(source, clause?.getChild("DefName") ?? null);
