@@ -10,11 +10,12 @@ import { cargoHome, lockedVersions, manifestCrates, rustDependencies } from "../
 import { installedVersions } from "../lib/project/debian.ts";
 import { indexGoModule } from "../lib/project/go_docs.ts";
 import { indexCrate } from "../lib/project/crate_docs.ts";
-import { packageIndexName } from "../lib/project/index_project.ts";
+import { addProject, packageIndexName } from "../lib/project/index_project.ts";
 import { packageKeywords } from "../lib/project/keywords.ts";
 import { checkIndexName } from "../lib/docs/indexes.ts";
 import { DocsIndex } from "../lib/docs/store.ts";
 import { withDir } from "./helpers.ts";
+import { machine } from "./command_context.ts";
 
 const os = "linux";
 const envOf = (vars: Record<string, string>) => (name: string) => vars[name];
@@ -357,4 +358,33 @@ Deno.test("indexCrate: the README and the module tree from lib.rs; a private mod
       index.close();
     }
   });
+});
+
+Deno.test("a Rust crate and an npm package of one name are two config entries, each named with its ecosystem", async () => {
+  await using m = await machine();
+  const prose = (what: string) => Array.from({ length: 1200 }, (_, i) => `${what}${i % 7}`).join(" ");
+  await write(`${m.project}/package.json`, JSON.stringify({ dependencies: { semver: "^7" } }));
+  await write(
+    `${m.project}/node_modules/semver/package.json`,
+    JSON.stringify({ name: "semver", version: "7.7.3" }),
+  );
+  await write(`${m.project}/node_modules/semver/README.md`, `# semver\n\n${prose("npm")}\n`);
+  await write(`${m.project}/Cargo.toml`, '[package]\nname = "app"\n[dependencies]\nsemver = "1"\n');
+  await write(
+    `${m.project}/Cargo.lock`,
+    '[[package]]\nname = "app"\nversion = "0.1.0"\ndependencies = ["semver"]\n\n[[package]]\nname = "semver"\n' +
+      'version = "1.0.23"\nsource = "registry+https://github.com/rust-lang/crates.io-index"\n',
+  );
+  const crate = `${m.home}/cargo/registry/src/index.crates.io-6f17d22bba15001f/semver-1.0.23`;
+  await write(`${crate}/Cargo.toml`, '[package]\nname = "semver"\nversion = "1.0.23"\n');
+  await write(`${crate}/src/lib.rs`, `//! ${prose("rust")}\n`);
+  addProject(m.context({ CARGO_HOME: `${m.home}/cargo` }), undefined, {});
+  const local = JSON.parse(await Deno.readTextFile(`${m.project}/.claude/docsearch.local.json`));
+  assertEquals(
+    local.databases.map((d: { name: string; tool_args: { index: string } }) => [d.name, d.tool_args.index]),
+    [
+      ["semver (npm)", "npm-semver-7.7.3"],
+      ["semver (crates)", "crates-semver-1.0.23"],
+    ],
+  );
 });
