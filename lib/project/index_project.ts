@@ -20,6 +20,10 @@ import { type InstalledPackage, npmDependencies, type ProjectDependencies } from
 import { indexPackage } from "./package_docs.ts";
 import { normalizeName, pythonDependencies } from "./python.ts";
 import { indexDistribution } from "./python_docs.ts";
+import { goDependencies } from "./go.ts";
+import { indexGoModule } from "./go_docs.ts";
+import { rustDependencies } from "./cargo.ts";
+import { indexCrate } from "./crate_docs.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 import { editConfig } from "../docs/index_config.ts";
 
@@ -33,23 +37,29 @@ import { editConfig } from "../docs/index_config.ts";
 export const THIN_WORDS = 1000;
 
 /** The prefixes of the index names this command gives, which mark the config entries it manages. */
-const PREFIXES = ["npm-", "pypi-"];
+const PREFIXES = ["npm-", "pypi-", "go-", "crates-"];
 
 /** How each ecosystem's packages are read, and what their docs are made of (the entry's description says). */
 const ECOSYSTEMS = {
   npm: { index: indexPackage, keywords: "npm", holds: "README, docs, type declarations" },
   pypi: { index: indexDistribution, keywords: "python", holds: "description, docstrings" },
+  go: { index: indexGoModule, keywords: "go", holds: "README, package docs, doc comments" },
+  crates: { index: indexCrate, keywords: "rust", holds: "README, crate and item docs" },
 } as const;
 
 /**
- * `npm-zod-4.1.12`, `npm-_modelcontextprotocol__sdk-1.32.2`, `pypi-typing-extensions-4.15.0`: a valid index
- * name, one per package@version. A scope's `@` becomes `_`, which no unscoped npm name starts with, so `@a/b`
- * and `a__b` stay apart; a Python name is taken in its normal form, as `Typing_Extensions` is
- * `typing-extensions`.
+ * `npm-zod-4.1.12`, `npm-_modelcontextprotocol__sdk-1.32.2`, `pypi-typing-extensions-4.15.0`,
+ * `go-github.com__google__uuid-v1.3.0`, `crates-itoa-1.0.1`: a valid index name, one per package@version. A
+ * scope's `@` becomes `_`, which no unscoped npm name starts with, so `@a/b` and `a__b` stay apart; a Python
+ * name is taken in its normal form, as `Typing_Extensions` is `typing-extensions`; a Go module path's `/` is
+ * `__`. A Go module's version starts with `v`, a Debian package's (its packaged copy) with a digit: the two
+ * copies get two indexes.
  */
 export function packageIndexName(pkg: Pick<InstalledPackage, "ecosystem" | "name" | "version">): string {
   const name = pkg.ecosystem === "pypi"
     ? normalizeName(pkg.name)
+    : pkg.ecosystem === "go"
+    ? pkg.name.replaceAll("/", "__")
     : pkg.name.replace(/^@/, "_").replace("/", "__");
   const plain = `${pkg.ecosystem}-${name}-${pkg.version}`.replace(/[^A-Za-z0-9._-]/g, "_");
   return plain.length <= 64 ? plain : `${plain.slice(0, 49)}-${hash53(plain)}`;
@@ -85,7 +95,7 @@ function packageIndex(
 
 /**
  * A project with several manifests: node_modules' copy of an npm package wins over Deno's cache, as Deno's
- * own resolution does; npm and Python names never clash, being keyed by ecosystem.
+ * own resolution does; names of different ecosystems never clash, being keyed by ecosystem.
  */
 function merged(found: (ProjectDependencies | undefined)[]): ProjectDependencies | undefined {
   const present = found.filter((dependencies) => dependencies !== undefined);
@@ -119,10 +129,12 @@ export function addProject(
     npmDependencies(project, os),
     denoDependencies(project, env, os),
     python,
+    goDependencies(project, env, os),
+    rustDependencies(project, env, os),
   ]);
   if (dependencies === undefined) {
     throw new Problem(
-      `no package.json, deno.json, pyproject.toml, requirements.txt or Pipfile in ${project}`,
+      `no package.json, deno.json, pyproject.toml, requirements.txt, Pipfile, go.mod or Cargo.toml in ${project}`,
       "run it in the project's folder, or pass the folder: docsearch-hook index add --project <folder>",
     );
   }
@@ -152,12 +164,14 @@ export function addProject(
       }`,
     );
     if (thin) continue;
+    // An entry is known by its name: the npm package semver and the Rust crate semver are two.
+    const shared = dependencies.packages.some((other) => other !== pkg && other.name === pkg.name);
     entries.push({
-      name: pkg.name,
+      name: shared ? `${pkg.name} (${pkg.ecosystem})` : pkg.name,
       index: name,
       path: indexFile(context, name),
       keywords: packageKeywords(ECOSYSTEMS[pkg.ecosystem].keywords, pkg.name),
-      description: `${pkg.name} ${pkg.version}, as installed in this project (${
+      description: `${pkg.name} ${pkg.version}, ${pkg.origin ?? "as installed in this project"} (${
         ECOSYSTEMS[pkg.ecosystem].holds
       })`,
     });

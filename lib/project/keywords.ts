@@ -19,7 +19,7 @@
  *   image"), so only English words that are not programming terms get them.
  */
 
-export type Ecosystem = "npm" | "python";
+export type Ecosystem = "npm" | "python" | "go" | "rust";
 
 /**
  * How a name reads in a search, which decides the keywords that stand for it:
@@ -323,6 +323,52 @@ function pythonForms(name: string, kind: Kind): string[] {
   }
 }
 
+/**
+ * A Go module by its path, which no ordinary search contains ("github.com/google/uuid"), also without its major
+ * version ("/v5", ".v3") and host ("google/uuid", "pkg/errors", "x/text"); by its last element as other names
+ * are: "logrus" alone, an English word beside "golang", a term or phrase word ("uuid", "errors") never alone.
+ */
+function goKeywords(path: string): string[] {
+  const unversioned = path.replace(/\/v\d+$/, "").replace(/\.v\d+$/, "");
+  const elements = unversioned.split("/");
+  const keywords = [path, unversioned];
+  // "gopkg.in/yaml" without its host would be the bare word "yaml".
+  if (elements.length >= 3) keywords.push(elements.slice(1).join("/"));
+  const short = elements[elements.length - 1];
+  switch (nameKind(short)) {
+    case "distinctive":
+      keywords.push(short);
+      break;
+    case "word":
+      keywords.push(`golang ${short}`, `${short} golang`);
+      break;
+  }
+  return keywords;
+}
+
+/**
+ * A crate by its name, in both spellings Rust uses ("serde_json" is imported as written, "proc-macro2" as
+ * "proc_macro2"): on its own when distinctive; an English word beside "rust" or "crate"; a programming term as
+ * "X crate"; a phrase word ("log", "once") only in `cargo add`.
+ */
+function rustKeywords(name: string): string[] {
+  const spellings = [...new Set([name, name.replaceAll("-", "_"), name.replaceAll("_", "-")])];
+  const kind = nameKind(name.replace(/[-_]+/g, "-"));
+  return spellings.flatMap((spelling) => {
+    const add = `cargo add ${spelling}`;
+    switch (kind) {
+      case "distinctive":
+        return [spelling];
+      case "word":
+        return [`${spelling} rust`, `rust ${spelling}`, `${spelling} crate`, add];
+      case "term":
+        return [`${spelling} crate`, add];
+      case "phrase":
+        return [add];
+    }
+  });
+}
+
 function npmKeywords(name: string): string[] {
   const scoped = /^@([^/]+)\/(.+)$/.exec(name);
   if (scoped === null) return npmForms(name, nameKind(name));
@@ -349,11 +395,18 @@ function pythonKeywords(name: string): string[] {
 
 /**
  * The keywords for a package, most specific spelling first: npm names lower-case; Python names normalized
- * per PEP 503 (lower-case, each run of "-", "_" and "." as one "-"), with the typed spelling beside it.
+ * per PEP 503 (lower-case, each run of "-", "_" and "." as one "-"), with the typed spelling beside it; Go
+ * modules by their path; Rust crates in both their spellings.
  */
 export function packageKeywords(ecosystem: Ecosystem, name: string): string[] {
   const lower = name.trim().toLowerCase();
   if (lower === "") return [];
-  const keywords = ecosystem === "npm" ? npmKeywords(lower) : pythonKeywords(lower);
+  const keywords = ecosystem === "npm"
+    ? npmKeywords(lower)
+    : ecosystem === "python"
+    ? pythonKeywords(lower)
+    : ecosystem === "go"
+    ? goKeywords(lower)
+    : rustKeywords(lower);
   return [...new Set(keywords)];
 }

@@ -8,14 +8,20 @@ import { isFile, readRegularTextCapped } from "../files.ts";
 import { join, type OS } from "../paths.ts";
 
 export interface InstalledPackage {
-  ecosystem: "npm" | "pypi";
+  ecosystem: "npm" | "pypi" | "go" | "crates";
   name: string;
+  /** The version of the copy that is read: what the index describes. */
   version: string;
   /**
    * The installed copy's folder, links resolved (pnpm's store); for a Python distribution, its metadata
    * (`.dist-info`) in site-packages.
    */
   dir: string;
+  /**
+   * Where that copy comes from, when it is not simply the project's installed one: Debian's packaged source
+   * of a Go module, with the version go.mod asked for. The config entry's description says it.
+   */
+  origin?: string;
 }
 
 export interface ProjectDependencies {

@@ -81,12 +81,12 @@ Deno.test("index add --project: each dependency's docs at its installed version,
   match(again.stdout, /already lists them/);
 });
 
-Deno.test("index add --project without a package.json, deno.json or Python manifest says where to run it", async () => {
+Deno.test("index add --project without a package.json, deno.json, Python, Go or Rust manifest says where to run it", async () => {
   await using box = await sandbox();
   const out = await runCli(["index", "add", "--project", box.home], { env: box.env });
   assertEquals(out.code, 1);
   match(
     out.stderr,
-    /no package\.json, deno\.json, pyproject\.toml, requirements\.txt or Pipfile in .*\n.*fix: run it in the project's folder/,
+    /no package\.json, deno\.json, pyproject\.toml, requirements\.txt, Pipfile, go\.mod or Cargo\.toml in .*\n.*fix: run it in the project's folder/,
   );
 });
