@@ -68,7 +68,7 @@ export function readPage(bytes: Uint8Array, kind: Kind, url: URL, headers: Heade
 }
 
 /** The last part of the path, which titles a page that has no title of its own. */
-function pageName(url: URL): string {
+export function pageName(url: URL): string {
   const last = url.pathname.split("/").filter(Boolean).pop() ?? url.host;
   try {
     return decodeURIComponent(last);
