@@ -1932,3 +1932,19 @@ Deno.test("readSite: an llms-full.txt over the size limit is passed over; a site
     });
   });
 });
+
+Deno.test("readSite: a 200 that is no llms file (plain text with no heading, a list with no link) is passed over", async () => {
+  const site = fakeSite({
+    "/docs/llms-full.txt": markdown("Not found.", "text/plain"),
+    "/docs/llms.txt": markdown("Not found either.", "text/plain"),
+    "/docs/": html("Home", "<p>homeword</p>"),
+  });
+  await withSite(site, async ({ read, progress, sources }) => {
+    assertEquals((await read()).source, { kind: "crawl" });
+    assertEquals(sources(), [START.href]);
+    assertEquals(progress, [
+      `${ORIGIN}/docs/llms-full.txt has no page in it: not used`,
+      `${ORIGIN}/docs/llms.txt has no page in it: not used`,
+    ]);
+  });
+});

@@ -209,8 +209,7 @@ Deno.test("splitLlmsFull: one page, or none; CRLF and a byte-order mark read as 
   assertEquals(pagesOf("\uFEFF# Only\r\n\r\nOne page.\r\n\r\n## Part\r\n\r\nText."), [
     ["Only", `${FILE.href}#only`, "# Only\n\nOne page.\n\n## Part\n\nText."],
   ]);
-  assertEquals(pagesOf("Just text, no headings at all."), [
-    ["llms-full.txt", `${FILE.href}#llms-full-txt`, "Just text, no headings at all."],
-  ]);
+  // No heading, no page: a site's "not found" text is no llms-full.txt.
+  assertEquals(pagesOf("Not found. Try the home page."), []);
   assertEquals(pagesOf("\n\n"), []);
 });

@@ -110,13 +110,15 @@ const FRONT_MATTER_LINES = 30;
  * matter naming its `url` (VitePress's plugin), or each page is a section under a heading of the file's top
  * level (the highest level that occurs more than once, outside code), maybe with its address on a line below
  * (`Source: …`) or in the heading (`# Title (/path)`). What comes before the first page is a page of its own
- * when it says something besides headings.
+ * when it says something besides headings. A file with no heading at all is no llms-full.txt (a site's "not
+ * found" text, answered with a 200): no pages.
  */
 export function splitLlmsFull(text: string, file: URL): FullPage[] {
   const lines = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").split("\n");
   const fenced = fencedLines(lines);
   let starts = frontMatterStarts(lines, fenced, file);
   if (starts.length === 0) starts = headingStarts(lines, fenced, file);
+  if (starts.length === 0) return [];
   const pages: FullPage[] = [];
   const anchors = new Map<string, number>();
   const cuts: PageStart[] = [{ line: 0 }, ...starts];

@@ -124,8 +124,10 @@ async function findLlms(
       const found = llmsPages(kind, text, url, inScope);
       if (found.pages.length > 0) return found;
       const taken = describePatterns(patterns);
-      why = `has none of its ${found.total} pages under ${new URL(scopeFolder(start), start).href}` +
-        (taken === "" ? "" : ` that ${taken} take`);
+      why = found.total === 0
+        ? "has no page in it"
+        : `has none of its ${found.total} pages under ${new URL(scopeFolder(start), start).href}` +
+          (taken === "" ? "" : ` that ${taken} take`);
     } else why = text.why;
     if (url.href === recorded?.url.href) {
       deps.progress(`${url.href}, which the index was read from, ${why}: looking for another source`);
