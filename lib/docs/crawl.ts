@@ -13,13 +13,13 @@ import { conditional, readCapped, type Request, requester } from "./crawl_fetch.
 import { CRAWLED, Frontier, type PageLeftOut, type PassStart } from "./crawl_frontier.ts";
 import { failureOf, type Kind, readPage, responseAction } from "./crawl_page.ts";
 import { countsLine, progressDue, resumeLine, sitemapLine } from "./crawl_progress.ts";
-import { crawlScope } from "./crawl_scope.ts";
+import { pagesToRead } from "./crawl_scope.ts";
 import { readRobots, sitemapPages } from "./crawl_site.ts";
 import { messageOf } from "../errors.ts";
 import type { Robots } from "./robots.ts";
 import { MAX_FILE_BYTES } from "./sources.ts";
 import type { DocsIndex, DocumentStamp } from "./store.ts";
-import { patternFilter, type UrlPatterns } from "./url_patterns.ts";
+import type { UrlPatterns } from "./url_patterns.ts";
 
 export { crawlScope, pageUrl } from "./crawl_scope.ts";
 
@@ -150,9 +150,7 @@ export async function crawl(
   deps: CrawlDeps,
   plan: CrawlPlan = {},
 ): Promise<CrawlReport> {
-  const scope = crawlScope(start);
-  const wanted = patternFilter(options);
-  const inScope = (url: URL) => scope(url) && wanted(url);
+  const inScope = pagesToRead(start, options);
   const frontier = new Frontier(index, inScope);
   const stamps = index.stamps();
   const begun = frontier.begin(start, { ...options, source: plan.source ?? CRAWLED });

@@ -1,6 +1,7 @@
 /**
  * Which URLs a crawl may read, spelled one way each. Pure: URLs in, decisions out.
  */
+import { patternFilter, type UrlPatterns } from "./url_patterns.ts";
 
 const NOT_PAGES =
   /\.(png|jpe?g|gif|svg|webp|avif|ico|bmp|css|js|mjs|map|json|xml|pdf|zip|gz|tgz|bz2|xz|tar|7z|woff2?|ttf|otf|eot|mp[34]|webm|ogg|wasm|exe|dmg|deb|rpm)$/i;
@@ -24,6 +25,13 @@ export function crawlScope(start: URL): (url: URL) => boolean {
   return (url) =>
     url.origin === start.origin && (url.pathname === path || url.pathname.startsWith(prefix)) &&
     !NOT_PAGES.test(url.pathname);
+}
+
+/** The pages an index of a site reads, whatever its source: in the start URL's scope, through the patterns. */
+export function pagesToRead(start: URL, patterns: UrlPatterns): (url: URL) => boolean {
+  const scope = crawlScope(start);
+  const wanted = patternFilter(patterns);
+  return (url) => scope(url) && wanted(url);
 }
 
 /** One spelling per page: no fragment, http(s) only. */

@@ -11,7 +11,6 @@ import {
   type CrawlDeps,
   type CrawlOptions,
   type CrawlReport,
-  crawlScope,
   type SiteAccess,
   siteAccess,
   SiteUnreachableError,
@@ -19,7 +18,7 @@ import {
 import { readCapped } from "./crawl_fetch.ts";
 import { CRAWLED, type PageLeftOut, recordPass } from "./crawl_frontier.ts";
 import { readPage } from "./crawl_page.ts";
-import { pageUrl, scopeFolder } from "./crawl_scope.ts";
+import { pagesToRead, pageUrl, scopeFolder } from "./crawl_scope.ts";
 import {
   type FullPage,
   isLlmsFile,
@@ -30,7 +29,7 @@ import {
 } from "./llms.ts";
 import type { DocsIndex } from "./store.ts";
 import { MAX_FILE_BYTES } from "./sources.ts";
-import { describePatterns, patternFilter, type UrlPatterns } from "./url_patterns.ts";
+import { describePatterns, type UrlPatterns } from "./url_patterns.ts";
 
 /** What an index of a site was read from. */
 export type SiteSource = { kind: "crawl" } | LlmsSource;
@@ -109,9 +108,7 @@ async function findLlms(
   deps: CrawlDeps,
   recorded: LlmsSource | undefined,
 ): Promise<Found | undefined> {
-  const scope = crawlScope(start);
-  const wanted = patternFilter(patterns);
-  const inScope = (url: URL) => scope(url) && wanted(url);
+  const inScope = pagesToRead(start, patterns);
   const candidates = llmsCandidates(start);
   if (recorded !== undefined) candidates.unshift(recorded);
   const tried = new Set<string>();
@@ -119,21 +116,24 @@ async function findLlms(
     if (tried.has(url.href) || !access.robots.allowed(url.pathname + url.search)) continue;
     tried.add(url.href);
     const text = await fetchLlmsFile(start, access, url, kind);
-    let why: string | undefined;
-    if (typeof text === "string") {
+    let why: string;
+    if (typeof text !== "string") why = text.why;
+    else {
       const found = llmsPages(kind, text, url, inScope);
       if (found.pages.length > 0) return found;
-      const taken = describePatterns(patterns);
-      why = found.total === 0
-        ? "has no page in it"
-        : `has none of its ${found.total} pages under ${new URL(scopeFolder(start), start).href}` +
-          (taken === "" ? "" : ` that ${taken} take`);
-    } else why = text.why;
+      why = found.total === 0 ? "has no page in it" : noneInScope(found.total, start, patterns);
+    }
     if (url.href === recorded?.url.href) {
       deps.progress(`${url.href}, which the index was read from, ${why}: looking for another source`);
-    } else if (typeof text === "string" || why !== NOT_THERE) deps.progress(`${url.href} ${why}: not used`);
+    } else if (why !== NOT_THERE) deps.progress(`${url.href} ${why}: not used`);
   }
   return undefined;
+}
+
+function noneInScope(total: number, start: URL, patterns: UrlPatterns): string {
+  const taken = describePatterns(patterns);
+  return `has none of its ${total} pages under ${new URL(scopeFolder(start), start).href}` +
+    (taken === "" ? "" : ` that ${taken} take`);
 }
 
 function llmsPages(kind: LlmsKind, text: string, url: URL, inScope: (url: URL) => boolean): Found {
