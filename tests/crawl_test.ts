@@ -3,7 +3,9 @@
  * writes, and `crawl()` itself driven with a fake `fetch` (no network, no waiting) against an index in a temp
  * folder.
  */
-import { deepStrictEqual as assertEquals, match, ok, rejects } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, match, ok, rejects, throws } from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { InvalidInputError } from "../lib/errors.ts";
 import { withIndexEntry, withoutIndexEntry } from "../lib/docs/config_entry.ts";
 import {
   crawl,
@@ -16,6 +18,7 @@ import {
   pageUrl,
   SiteUnreachableError,
 } from "../lib/docs/crawl.ts";
+import { failureCounts, MAX_FAILED_SHARE, tooManyFailed } from "../lib/docs/crawl_failures.ts";
 import { conditional, requester } from "../lib/docs/crawl_fetch.ts";
 import { Frontier } from "../lib/docs/crawl_frontier.ts";
 import { readPage, responseAction } from "../lib/docs/crawl_page.ts";
@@ -26,7 +29,15 @@ import { decodeHtml, readHtml } from "../lib/docs/html.ts";
 import { quoted } from "../lib/docs/query.ts";
 import { parseRobots } from "../lib/docs/robots.ts";
 import { chunkDocument, MAX_FILE_BYTES } from "../lib/docs/sources.ts";
+import {
+  MAX_LLMS_FULL_BYTES,
+  readSite,
+  type SiteReport,
+  type SiteSource,
+  type SourceChoice,
+} from "../lib/docs/site.ts";
 import { DocsIndex } from "../lib/docs/store.ts";
+import { checkPattern, describePatterns, NO_PATTERNS, patternFilter } from "../lib/docs/url_patterns.ts";
 
 // ---------------------------------------------------------------------------------------------------------
 // readHtml
@@ -567,7 +578,7 @@ Deno.test("responseAction: what each answer means for the page asked for", () =>
   });
   assertEquals(action(302, { location: "/blog/" }), {
     do: "skip",
-    note: `redirects off-site to ${ORIGIN}/blog/`,
+    note: `redirects out of scope to ${ORIGIN}/blog/`,
   });
   assertEquals(action(307, { location: "http://elsewhere.test/docs/page" }), {
     do: "skip",
@@ -577,7 +588,9 @@ Deno.test("responseAction: what each answer means for the page asked for", () =>
     do: "skip",
     note: "redirects off-site to nowhere",
   });
-  assertEquals(action(404), { do: "skip", note: "HTTP 404" });
+  // The site answered: the page failed, not the site; not "fail", which counts toward "the site is down".
+  assertEquals(action(404), { do: "missing", why: "HTTP 404" });
+  assertEquals(action(403), { do: "missing", why: "HTTP 403" });
   assertEquals(action(200, { "content-type": "text/html; charset=utf-8" }), { do: "read", kind: "html" });
   assertEquals(action(200, { "content-type": "application/xhtml+xml" }), { do: "read", kind: "html" });
   assertEquals(action(200, { "content-type": "text/markdown" }), { do: "read", kind: "markdown" });
@@ -640,8 +653,9 @@ Deno.test("Frontier: batches oldest first, never past the page limit; a pass tha
   const index = DocsIndex.open(`${dir}/site.db`);
   try {
     const frontier = new Frontier(index, crawlScope(START));
-    assertEquals(frontier.begin(START, 3), { resumed: false });
-    frontier.startOver(START);
+    const spec = { maxPages: 3, source: "crawl", include: [], exclude: [] };
+    assertEquals(frontier.begin(START, spec), { resumed: false });
+    frontier.startOver([START]);
     frontier.follow(["a.html", "/blog/x.html", "b.html", "a.html#again", "c.html"], START);
     const href = (name: string) => `${ORIGIN}/docs/${name}`;
     assertEquals(frontier.next(2, 3), { batch: [START.href, href("a.html")], limitReached: false });
@@ -654,11 +668,11 @@ Deno.test("Frontier: batches oldest first, never past the page limit; a pass tha
     assertEquals(frontier.next(4, 3), { batch: [], limitReached: false });
 
     // Not finished: the same start resumes, the failed page queued again; another start begins anew.
-    assertEquals(frontier.begin(START, 3), { resumed: true, retried: 1 });
+    assertEquals(frontier.begin(START, spec), { resumed: true, retried: 1 });
     assertEquals(frontier.counts(), { done: 3, queued: 1 });
     assertEquals(frontier.next(4, 3), { batch: [], limitReached: true });
-    assertEquals(frontier.begin(new URL(`${ORIGIN}/other/`), 3), { resumed: false });
-    assertEquals(frontier.begin(START, 3), { resumed: false });
+    assertEquals(frontier.begin(new URL(`${ORIGIN}/other/`), spec), { resumed: false });
+    assertEquals(frontier.begin(START, spec), { resumed: false });
   } finally {
     index.close();
     await Deno.remove(dir, { recursive: true });
@@ -957,10 +971,12 @@ Deno.test("crawl: links and sitemap pages in scope, robots.txt honoured, furnitu
       {
         resumed: false,
         fetched: 5,
+        read: 5,
         changed: 5,
         unchanged: 0,
         removed: 0,
         skipped: [[`${ORIGIN}/docs/private/secret.html`, "disallowed by robots.txt"]],
+        failed: [],
         limitReached: false,
       },
     );
@@ -1015,7 +1031,7 @@ Deno.test("crawl: sitemaps named by robots.txt, sitemap indexes followed", async
   });
 });
 
-Deno.test("crawl: redirects in scope followed, off-site ones skipped unrequested, 404 and non-pages skipped", async () => {
+Deno.test("crawl: redirects in scope followed, off-site ones skipped unrequested, non-pages skipped, 404 failed", async () => {
   const redirect = (location: string, status = 301) => () =>
     new Response(null, { status, headers: { location } });
   const site = fakeSite({
@@ -1039,11 +1055,11 @@ Deno.test("crawl: redirects in scope followed, off-site ones skipped unrequested
     const report = await run();
     assertEquals(skippedOf(report), [
       [`${ORIGIN}/docs/away.html`, "redirects off-site to http://elsewhere.test/docs/away.html"],
-      [`${ORIGIN}/docs/gone.html`, "HTTP 404"],
       [`${ORIGIN}/docs/file.html`, "not a page (application/octet-stream)"],
       [`${ORIGIN}/docs/nul.html`, "binary"],
-      [`${ORIGIN}/docs/outside.html`, `redirects off-site to ${ORIGIN}/blog/x.html`],
+      [`${ORIGIN}/docs/outside.html`, `redirects out of scope to ${ORIGIN}/blog/x.html`],
     ]);
+    assertEquals(report.failed, [{ url: `${ORIGIN}/docs/gone.html`, note: "HTTP 404", failure: "HTTP 404" }]);
     assertEquals(sources(), [`${ORIGIN}/docs/`, `${ORIGIN}/docs/new.html`]);
     assertEquals(find("newword"), [`${ORIGIN}/docs/new.html`]);
     const requested = site.pageRequests();
@@ -1113,7 +1129,7 @@ Deno.test("crawl: a page streamed past 10 MB with no Content-Length is skipped, 
   });
 });
 
-Deno.test("crawl: 5xx and 429 are retried after the configured delays, then the page is skipped", async () => {
+Deno.test("crawl: 5xx and 429 are retried after the configured delays, then the page has failed", async () => {
   let flaky = 0;
   let busy = 0;
   const site = fakeSite({
@@ -1135,7 +1151,10 @@ Deno.test("crawl: 5xx and 429 are retried after the configured delays, then the 
   });
   await withCrawl(site, async ({ run, find, sleeps }) => {
     const report = await run({ retryDelaysMs: [7, 11] });
-    assertEquals(skippedOf(report), [[`${ORIGIN}/docs/broken.html`, "HTTP 500, after 3 tries"]]);
+    assertEquals(report.skipped, []);
+    assertEquals(report.failed, [
+      { url: `${ORIGIN}/docs/broken.html`, note: "HTTP 500, after 3 tries", failure: "HTTP 500" },
+    ]);
     assertEquals(find("flakyword"), [`${ORIGIN}/docs/flaky.html`]);
     assertEquals(find("busyword"), [`${ORIGIN}/docs/busy.html`]);
     const requested = site.pageRequests();
@@ -1395,7 +1414,7 @@ Deno.test("crawl: a page gone from the site (404 or no longer linked) leaves the
     site.routes["/docs/a.html"] = html("A", "<p>alphaword changed</p>");
     const report = await run();
     assertEquals([report.changed, report.unchanged, report.removed], [2, 0, 2]);
-    assertEquals(skippedOf(report), [[`${ORIGIN}/docs/b.html`, "HTTP 404"]]);
+    assertEquals(report.failed, [{ url: `${ORIGIN}/docs/b.html`, note: "HTTP 404", failure: "HTTP 404" }]);
     assertEquals(sources(), [`${ORIGIN}/docs/`, `${ORIGIN}/docs/a.html`]);
     assertEquals(find("bravoword"), []);
     assertEquals(find("charlieword"), []);
@@ -1424,5 +1443,508 @@ Deno.test("crawl: the page limit stops the pass, drops the rest of the queue and
   // Exactly as many pages as the limit: not "reached".
   await withCrawl(numberedSite(2), async ({ run }) => {
     assertEquals((await run({ maxPages: 3 })).limitReached, false);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// which pages: --include and --exclude
+
+Deno.test("checkPattern: a path or a URL on the site, as written; anything else refused with how to write one", () => {
+  assertEquals(checkPattern("--include", " /docs/api/ ", START), "/docs/api/");
+  assertEquals(checkPattern("--exclude", "*.pdf$", START), "*.pdf$");
+  assertEquals(checkPattern("--include", `${ORIGIN}/docs/v2/?lang=en`, START), "/docs/v2/?lang=en");
+  const refused = (pattern: string, message: RegExp) =>
+    throws(() => checkPattern("--include", pattern, START), (error: Error) => {
+      ok(error instanceof InvalidInputError, String(error));
+      match(error.message, message);
+      match((error as InvalidInputError).hint ?? "", /^give a path on the site: \/docs\/api\//);
+      return true;
+    });
+  refused("docs/api", /^--include "docs\/api" is not a URL path$/);
+  refused("", /^--include "" is not a URL path$/);
+  refused(
+    "https://elsewhere.test/docs/",
+    /^--include "https:\/\/elsewhere\.test\/docs\/" is not on http:\/\/docs\.test$/,
+  );
+  refused("https://[bad", /is not a URL$/);
+});
+
+Deno.test("patternFilter: robots.txt's syntax: a prefix, * any characters, $ the end; exclude wins", () => {
+  const passes = (patterns: { include?: string[]; exclude?: string[] }, path: string) =>
+    patternFilter({ include: [], exclude: [], ...patterns })(new URL(path, ORIGIN));
+  assertEquals(passes({}, "/anything"), true);
+  assertEquals(passes({ include: ["/docs/api/"] }, "/docs/api/widgets.html"), true);
+  assertEquals(passes({ include: ["/docs/api/"] }, "/docs/apis.html"), false);
+  assertEquals(passes({ include: ["/docs/api"] }, "/docs/apis.html"), true);
+  assertEquals(passes({ include: ["/docs/*/reference/"] }, "/docs/v2/reference/x.html"), true);
+  assertEquals(passes({ include: ["/docs/*/reference/"] }, "/docs/v2/guide/x.html"), false);
+  assertEquals(passes({ include: ["/docs/", "/api/"] }, "/api/x"), true);
+  assertEquals(passes({ exclude: ["*.pdf$"] }, "/docs/manual.pdf"), false);
+  assertEquals(passes({ exclude: ["*.pdf$"] }, "/docs/manual.pdf.html"), true);
+  assertEquals(passes({ exclude: ["/docs/changelog$"] }, "/docs/changelog"), false);
+  assertEquals(passes({ exclude: ["/docs/changelog$"] }, "/docs/changelog/2024"), true);
+  // The query is part of what is matched, as in robots.txt.
+  assertEquals(passes({ exclude: ["/*?print="] }, "/docs/a.html?print=1"), false);
+  assertEquals(passes({ include: ["/docs/"], exclude: ["/docs/v1/"] }, "/docs/v1/a.html"), false);
+  // Written with raw UTF-8, compared percent-encoded.
+  assertEquals(passes({ include: ["/docs/café/"] }, "/docs/caf%C3%A9/menu.html"), true);
+  assertEquals(
+    describePatterns({ include: ["/a/", "/b/"], exclude: ["/a/old/"] }),
+    "--include /a/ --include /b/ --exclude /a/old/",
+  );
+  assertEquals(describePatterns(NO_PATTERNS), "");
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// failures
+
+const failure = (url: string, kind: string) => ({ url, note: kind, failure: kind });
+
+Deno.test("failureCounts: by kind, the most common first, then by name", () => {
+  assertEquals(
+    failureCounts([
+      failure("a", "HTTP 500"),
+      failure("b", "HTTP 404"),
+      failure("c", "timeout"),
+      failure("d", "HTTP 404"),
+      failure("e", "HTTP 500"),
+      failure("f", "HTTP 404"),
+    ]),
+    "HTTP 404: 3, HTTP 500: 2, timeout: 1",
+  );
+  assertEquals(failureCounts([]), "");
+});
+
+Deno.test("tooManyFailed: more than a fifth of the pages asked for, or the start page", () => {
+  const failures = (n: number) => Array.from({ length: n }, (_, i) => failure(`p${i}`, "HTTP 404"));
+  assertEquals(MAX_FAILED_SHARE, 0.2);
+  // 1 of 20, then exactly a fifth (4 of 20), then more (5 of 20).
+  assertEquals(tooManyFailed(19, failures(1)), false);
+  assertEquals(tooManyFailed(16, failures(4)), false);
+  assertEquals(tooManyFailed(15, failures(5)), true);
+  assertEquals(tooManyFailed(12, failures(8)), true);
+  assertEquals(tooManyFailed(10, []), false);
+  // The page the crawl started from, whatever the share.
+  assertEquals(tooManyFailed(99, [failure("start", "HTTP 404")], "start"), true);
+  assertEquals(tooManyFailed(99, [failure("other", "HTTP 404")], "start"), false);
+});
+
+Deno.test("crawl: each failed page with its kind (HTTP status, timeout, network error); a resumed pass still lists them", async () => {
+  const links = ["gone", "forbidden", "slow", "refused", "broken"].map((name) =>
+    `<a href="${name}.html">x</a>`
+  );
+  const site = fakeSite({
+    "/docs/": html("Home", `<p>${links.join(" ")}</p>`),
+    "/docs/forbidden.html": () => new Response("no", { status: 403 }),
+    "/docs/slow.html": () => Promise.reject(new DOMException("Signal timed out.", "TimeoutError")),
+    "/docs/refused.html": () => Promise.reject(new TypeError("connection refused")),
+    "/docs/broken.html": () => new Response("oops", { status: 500 }),
+  });
+  await withCrawl(site, async ({ run }) => {
+    const report = await run();
+    assertEquals(report.read, 1);
+    assertEquals(report.failed.map(({ url, note, failure }) => [url.slice(ORIGIN.length), note, failure]), [
+      ["/docs/gone.html", "HTTP 404", "HTTP 404"],
+      ["/docs/forbidden.html", "HTTP 403", "HTTP 403"],
+      ["/docs/slow.html", "could not be read: Signal timed out.", "timeout"],
+      ["/docs/refused.html", "could not be read: connection refused", "network error"],
+      ["/docs/broken.html", "HTTP 500, after 3 tries", "HTTP 500"],
+    ]);
+    assertEquals(report.skipped, []);
+  });
+
+  // Interrupted after the home page and a 404: the resumed pass reports the 404 it did not ask again.
+  const numbered = numberedSite(12);
+  delete numbered.routes["/docs/p0.html"];
+  const outage = dieAfter(numbered, 2);
+  await withCrawl(numbered, async ({ run }) => {
+    await rejects(run(), CrawlInterruptedError);
+    outage.revive();
+    numbered.pageRequests();
+    const report = await run();
+    assertEquals(report.resumed, true);
+    ok(!numbered.pageRequests().includes("/docs/p0.html"));
+    assertEquals(report.failed, [failure(`${ORIGIN}/docs/p0.html`, "HTTP 404")]);
+  });
+});
+
+Deno.test("DocsIndex.upgrade: an index whose crawl kept no kinds of failure gains the column, its queue kept", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "docsearch-upgrade-" });
+  try {
+    const file = `${dir}/old.db`;
+    const old = new DatabaseSync(file);
+    old.exec(`CREATE TABLE crawl (url TEXT PRIMARY KEY,
+      state TEXT NOT NULL CHECK (state IN ('queued', 'done', 'skipped', 'failed')), note TEXT);
+      INSERT INTO crawl VALUES ('${ORIGIN}/docs/a.html', 'skipped', 'HTTP 404')`);
+    old.close();
+    const index = DocsIndex.open(file);
+    try {
+      index.upgrade();
+      assertEquals(index.skippedPages(), [{ url: `${ORIGIN}/docs/a.html`, note: "HTTP 404" }]);
+      index.markCrawled(`${ORIGIN}/docs/a.html`, "skipped", "HTTP 410", "HTTP 410");
+      assertEquals(index.skippedPages(), [{
+        url: `${ORIGIN}/docs/a.html`,
+        note: "HTTP 410",
+        failure: "HTTP 410",
+      }]);
+      // Twice is once.
+      index.upgrade();
+    } finally {
+      index.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("crawl: --exclude'd pages are never asked for; with --include the start page is read for its links only", async () => {
+  const site = fakeSite({
+    "/sitemap.xml": () =>
+      new Response(
+        `<urlset><url><loc>${ORIGIN}/docs/api/mapped.html</loc></url>` +
+          `<url><loc>${ORIGIN}/docs/v1/mapped.html</loc></url></urlset>`,
+        { headers: { "content-type": "application/xml" } },
+      ),
+    "/docs/": html(
+      "Home",
+      `<p>homeword <a href="guide.html">G</a> <a href="api/">API</a> <a href="v1/old.html">Old</a></p>`,
+    ),
+    "/docs/guide.html": html("Guide", `<p>guideword <a href="api/hidden.html">H</a></p>`),
+    "/docs/api/": html("API", `<p>apiword <a href="widgets.html">W</a> <a href="../v1/old.html">Old</a></p>`),
+    "/docs/api/widgets.html": html("Widgets", "<p>widgetword</p>"),
+    "/docs/api/hidden.html": html("Hidden", "<p>hiddenword</p>"),
+    "/docs/api/mapped.html": html("Mapped", "<p>mappedword</p>"),
+    "/docs/v1/old.html": html("Old", "<p>oldword</p>"),
+    "/docs/v1/mapped.html": html("Old mapped", "<p>oldmappedword</p>"),
+  });
+  await withCrawl(site, async ({ run, sources }) => {
+    await run({ exclude: ["/docs/v1/"] });
+    ok(!site.pageRequests().some((path) => path.startsWith("/docs/v1/")));
+    assertEquals(sources(), [
+      `${ORIGIN}/docs/`,
+      `${ORIGIN}/docs/api/`,
+      `${ORIGIN}/docs/api/hidden.html`,
+      `${ORIGIN}/docs/api/mapped.html`,
+      `${ORIGIN}/docs/api/widgets.html`,
+      `${ORIGIN}/docs/guide.html`,
+    ]);
+
+    // Now only the API: the home page is read for its links and leaves the index; pages only a page left
+    // out links to (hidden.html, through the guide) are not reached.
+    const report = await run({ include: ["/docs/api/"], exclude: ["/docs/v1/"] });
+    assertEquals(site.pageRequests().sort(), [
+      "/docs/",
+      "/docs/api/",
+      "/docs/api/mapped.html",
+      "/docs/api/widgets.html",
+    ]);
+    assertEquals(sources(), [
+      `${ORIGIN}/docs/api/`,
+      `${ORIGIN}/docs/api/mapped.html`,
+      `${ORIGIN}/docs/api/widgets.html`,
+    ]);
+    assertEquals([report.read, report.changed, report.unchanged, report.removed], [4, 0, 3, 3]);
+  });
+});
+
+Deno.test("crawl: given pages, it reads those and only those: no sitemap, no link followed", async () => {
+  const site = fakeSite({
+    "/sitemap.xml": () =>
+      new Response(`<urlset><url><loc>${ORIGIN}/docs/mapped.html</loc></url></urlset>`, {
+        headers: { "content-type": "application/xml" },
+      }),
+    "/docs/": html("Home", "<p>homeword</p>"),
+    "/docs/a.md": () =>
+      new Response("# Alpha\n\nalphaword, see [b](b.md).\n", {
+        headers: { "content-type": "text/markdown" },
+      }),
+    "/docs/b.md": () => new Response("# Bravo\n\nbravoword\n", { headers: { "content-type": "text/plain" } }),
+    "/docs/c.html": html("Charlie", `<p>charlieword <a href="d.html">D</a></p>`),
+    "/docs/d.html": html("Delta", "<p>deltaword</p>"),
+  });
+  await withCrawl(site, async ({ run, index, sources }) => {
+    const pages = ["a.md", "c.html", "missing.md"].map((name) => new URL(`${ORIGIN}/docs/${name}`));
+    const report = await crawl(index, START, FAST, {
+      fetch: site.fetch,
+      sleep: () => Promise.resolve(),
+      progress: () => {},
+    }, { pages, source: "llms.txt http://docs.test/docs/llms.txt" });
+    assertEquals(sources(), [`${ORIGIN}/docs/a.md`, `${ORIGIN}/docs/c.html`]);
+    assertEquals(site.requests.sort(), ["/docs/a.md", "/docs/c.html", "/docs/missing.md", "/robots.txt"]);
+    assertEquals(report.failed, [failure(`${ORIGIN}/docs/missing.md`, "HTTP 404")]);
+    assertEquals(index.meta("source"), "llms.txt http://docs.test/docs/llms.txt");
+    // A crawl of the same index is another pass, from its start page, that does not resume the list.
+    site.requests.length = 0;
+    await run();
+    ok(site.requests.includes("/docs/"), String(site.requests));
+    assertEquals(index.meta("source"), "crawl");
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// readSite(): the best source a site offers
+
+const markdown = (text: string, type = "text/markdown; charset=utf-8") => () =>
+  new Response(text, { headers: { "content-type": type } });
+
+/** An index in a temp folder read with readSite from the fake site; closed and removed afterwards. */
+async function withSite(
+  site: { fetch: typeof fetch },
+  test: (run: {
+    index: DocsIndex;
+    progress: string[];
+    read(choice?: SourceChoice, options?: Partial<CrawlOptions>, start?: URL): Promise<SiteReport>;
+    sources(): string[];
+    find(word: string): string[];
+  }) => Promise<void>,
+) {
+  await withCrawl(site, async ({ index, progress, sources, find }) => {
+    await test({
+      index,
+      progress,
+      read: (choice = "find", options = {}, start = START) =>
+        readSite(index, start, { ...FAST, ...options }, {
+          fetch: site.fetch,
+          sleep: () => Promise.resolve(),
+          progress: (line) => progress.push(line),
+        }, choice),
+      sources,
+      find,
+    });
+  });
+}
+
+const FULL = [
+  "# Quickstart",
+  `Source: ${ORIGIN}/docs/quickstart`,
+  "",
+  "Install the quasarwidget package.",
+  "",
+  "# Configuration",
+  `Source: ${ORIGIN}/docs/config`,
+  "",
+  "Set the nebulaflag option.",
+  "",
+  "# Changelog",
+  `Source: ${ORIGIN}/blog/changelog`,
+  "",
+  "Outside the docs: pulsarword.",
+].join("\n");
+
+Deno.test("readSite: a site's llms-full.txt is the whole docs: one request, its pages in scope indexed, no crawl", async () => {
+  const site = fakeSite({
+    "/docs/llms-full.txt": markdown(FULL, "text/plain; charset=utf-8"),
+    "/docs/": html("Home", "<p>homeword</p>"),
+  });
+  await withSite(site, async ({ read, index, sources, find, progress }) => {
+    const report = await read();
+    assertEquals(report.source, { kind: "llms-full.txt", url: new URL(`${ORIGIN}/docs/llms-full.txt`) });
+    assertEquals(report.listed, { pages: 3, inScope: 2 });
+    assertEquals([report.fetched, report.read, report.changed, report.removed, report.limitReached], [
+      1,
+      2,
+      2,
+      0,
+      false,
+    ]);
+    assertEquals(site.requests, ["/robots.txt", "/docs/llms-full.txt"]);
+    assertEquals(sources(), [`${ORIGIN}/docs/config`, `${ORIGIN}/docs/quickstart`]);
+    assertEquals(find("nebulaflag"), [`${ORIGIN}/docs/config`]);
+    assertEquals(find("pulsarword"), []);
+    // The Source line is where the page lives, not its text.
+    assertEquals(index.page(`${ORIGIN}/docs/quickstart`)?.passages.map((passage) => passage.text), [
+      "Install the quasarwidget package.",
+    ]);
+    assertEquals(index.meta("source"), `llms-full.txt ${ORIGIN}/docs/llms-full.txt`);
+    assertEquals(progress, []);
+
+    // Read again: unchanged; then a page gone from the file leaves the index, and the limit cuts the rest.
+    assertEquals((await read()).unchanged, 2);
+    site.routes["/docs/llms-full.txt"] = markdown(FULL.replace(/# Quickstart[^]*?(?=# Configuration)/, ""));
+    const fewer = await read();
+    assertEquals([fewer.changed, fewer.unchanged, fewer.removed], [0, 1, 1]);
+    assertEquals(sources(), [`${ORIGIN}/docs/config`]);
+    site.routes["/docs/llms-full.txt"] = markdown(FULL);
+    const limited = await read("find", { maxPages: 1 });
+    assertEquals([limited.read, limited.limitReached], [1, true]);
+    assertEquals(sources(), [`${ORIGIN}/docs/quickstart`]);
+  });
+});
+
+const LIST = [
+  "# Widgets",
+  "",
+  "> Widgets, documented.",
+  "",
+  "## Docs",
+  "",
+  "- [Install](install.md): how to install",
+  "- [Usage](/docs/usage.md)",
+  "- [Private](private/notes.md)",
+  "- [Missing](missing.md)",
+  "- [Blog](/blog/post.md)",
+  "- [Elsewhere](https://elsewhere.test/docs/x.md)",
+].join("\n");
+
+Deno.test("readSite: the pages an llms.txt lists in scope, through robots.txt, none followed further", async () => {
+  const site = fakeSite({
+    "/robots.txt": () => new Response("User-agent: *\nDisallow: /docs/private/\n"),
+    // The list's relative links made absolute, for the list to be read at the root.
+    "/llms.txt": markdown(LIST.replaceAll(/\]\((?!\/|https?:)/g, "](/docs/")),
+    "/docs/install.md": markdown("# Install\n\nRun the zorbinstall command. See [usage](usage.md).\n"),
+    "/docs/usage.md": markdown("# Usage\n\nCall frobnicate().\n", "text/plain"),
+    "/docs/private/notes.md": markdown("# Notes\n\nsecretword\n"),
+    "/docs/unlisted.md": markdown("# Unlisted\n\nunlistedword\n"),
+    "/blog/post.md": markdown("# Post\n\nblogword\n"),
+  });
+  await withSite(site, async ({ read, sources, find, index }) => {
+    const report = await read();
+    // The root's llms.txt, for a start URL under /docs/: its pages under /docs/ only.
+    assertEquals(report.source, { kind: "llms.txt", url: new URL(`${ORIGIN}/llms.txt`) });
+    assertEquals(report.listed, { pages: 6, inScope: 4 });
+    assertEquals(sources(), [`${ORIGIN}/docs/install.md`, `${ORIGIN}/docs/usage.md`]);
+    assertEquals(find("zorbinstall"), [`${ORIGIN}/docs/install.md`]);
+    assertEquals(skippedOf(report), [[`${ORIGIN}/docs/private/notes.md`, "disallowed by robots.txt"]]);
+    assertEquals(report.failed, [failure(`${ORIGIN}/docs/missing.md`, "HTTP 404")]);
+    assertEquals(site.requests, [
+      "/robots.txt",
+      "/docs/llms-full.txt",
+      "/docs/llms.txt",
+      "/llms-full.txt",
+      "/llms.txt",
+      "/docs/install.md",
+      "/docs/usage.md",
+      "/docs/missing.md",
+    ]);
+    assertEquals(index.meta("source"), `llms.txt ${ORIGIN}/llms.txt`);
+  });
+});
+
+Deno.test("readSite: no llms file (an app's HTML for every path is none) means a crawl", async () => {
+  const routes: Record<string, Route> = {
+    "/docs/": html("Home", `<p>homeword <a href="a.html">A</a></p>`),
+    "/docs/a.html": html("A", "<p>alphaword</p>"),
+  };
+  const site = fakeSite(routes);
+  for (const path of ["/docs/llms-full.txt", "/docs/llms.txt", "/llms-full.txt", "/llms.txt"]) {
+    routes[path] = html("App", `<p>Loading… <a href="/docs/app.md">app</a></p>`);
+  }
+  await withSite(site, async ({ read, sources }) => {
+    const report = await read();
+    assertEquals(report.source, { kind: "crawl" });
+    assertEquals(report.listed, undefined);
+    assertEquals(sources(), [`${ORIGIN}/docs/`, `${ORIGIN}/docs/a.html`]);
+  });
+  // Told to crawl, it asks for no llms file.
+  const listed = fakeSite({ "/docs/llms.txt": markdown(LIST), "/docs/": html("Home", "<p>homeword</p>") });
+  await withSite(listed, async ({ read }) => {
+    assertEquals((await read("crawl")).source, { kind: "crawl" });
+    ok(!listed.requests.some((path) => path.includes("llms")), String(listed.requests));
+  });
+});
+
+Deno.test("readSite: the patterns choose the pages of an llms file; a file with none in scope is passed over", async () => {
+  const site = fakeSite({
+    "/docs/llms-full.txt": markdown(FULL),
+    // Pages with no address of their own have the file's: /llms-full.txt, not under /docs/ at all.
+    "/llms-full.txt": markdown("# A\n\nalphaword\n\n# B\n\nbravoword\n"),
+    "/docs/llms.txt": markdown(LIST),
+    "/docs/install.md": markdown("# Install\n\nzorbinstall\n"),
+    "/docs/usage.md": markdown("# Usage\n\nfrobnicate\n"),
+  });
+  await withSite(site, async ({ read, sources, progress }) => {
+    const report = await read("find", { exclude: ["/docs/quickstart"] });
+    assertEquals(report.source.kind, "llms-full.txt");
+    assertEquals(sources(), [`${ORIGIN}/docs/config`]);
+
+    // --include /docs/install takes no page of the llms-full.txt: the llms.txt beside it lists one it takes.
+    progress.length = 0;
+    const listed = await read("find", { include: ["/docs/install"] });
+    assertEquals(listed.source.kind, "llms.txt");
+    assertEquals(sources(), [`${ORIGIN}/docs/install.md`]);
+    assertEquals(progress, [
+      `${ORIGIN}/docs/llms-full.txt has none of its 3 pages under ${ORIGIN}/docs/ that --include /docs/install ` +
+      "take: not used",
+    ]);
+
+    // The root's llms-full.txt gives its pages no address: they are the file's, outside /docs/.
+    delete site.routes["/docs/llms-full.txt"];
+    delete site.routes["/docs/llms.txt"];
+    site.routes["/docs/"] = html("Home", "<p>homeword</p>");
+    progress.length = 0;
+    assertEquals((await read()).source, { kind: "crawl" });
+    assertEquals(progress, [
+      `${ORIGIN}/llms-full.txt has none of its 2 pages under ${ORIGIN}/docs/: not used`,
+    ]);
+  });
+});
+
+Deno.test("readSite: a refresh reads the source read before; when it is gone, it says so and finds another", async () => {
+  const site = fakeSite({
+    "/docs/llms.txt": markdown(LIST),
+    "/docs/llms-full.txt": markdown(FULL),
+    "/docs/install.md": markdown("# Install\n\nzorbinstall\n"),
+    "/docs/usage.md": markdown("# Usage\n\nfrobnicate\n"),
+    "/docs/": html("Home", "<p>homeword</p>"),
+  });
+  await withSite(site, async ({ read, progress }) => {
+    const recorded: SiteSource = { kind: "llms.txt", url: new URL(`${ORIGIN}/docs/llms.txt`) };
+    const again = await read(recorded);
+    assertEquals(again.source, recorded);
+    // The llms-full.txt, better, is not looked at: the index was read from the list.
+    ok(!site.requests.includes("/docs/llms-full.txt"), String(site.requests));
+
+    delete site.routes["/docs/llms.txt"];
+    const found = await read(recorded);
+    assertEquals(found.source.kind, "llms-full.txt");
+    assertEquals(progress, [
+      `${ORIGIN}/docs/llms.txt, which the index was read from, is not there: looking for another source`,
+    ]);
+    // A crawl read again is a crawl.
+    site.requests.length = 0;
+    assertEquals((await read({ kind: "crawl" })).source, { kind: "crawl" });
+    ok(!site.requests.some((path) => path.includes("llms")), String(site.requests));
+  });
+});
+
+Deno.test("readSite: an llms-full.txt over the size limit is passed over; a site that does not answer is unreachable", async () => {
+  const site = fakeSite({
+    "/docs/llms-full.txt": () =>
+      new Response("# Huge", {
+        headers: { "content-type": "text/plain", "content-length": String(MAX_LLMS_FULL_BYTES + 1) },
+      }),
+    "/docs/llms.txt": markdown(LIST),
+    "/docs/install.md": markdown("# Install\n\nzorbinstall\n"),
+  });
+  await withSite(site, async ({ read, progress }) => {
+    assertEquals((await read()).source.kind, "llms.txt");
+    assertEquals(progress, [`${ORIGIN}/docs/llms-full.txt is larger than 64 MB: not used`]);
+  });
+  const refused = {
+    ...fakeSite({}),
+    fetch: (() => Promise.reject(new TypeError("Connection refused"))) as typeof fetch,
+  };
+  await withSite(refused, async ({ read }) => {
+    await rejects(read(), (error: Error) => {
+      ok(error instanceof SiteUnreachableError, String(error));
+      assertEquals(error.message, `cannot read ${START.href}: could not be read: Connection refused`);
+      return true;
+    });
+  });
+});
+
+Deno.test("readSite: a 200 that is no llms file (plain text with no heading, a list with no link) is passed over", async () => {
+  const site = fakeSite({
+    "/docs/llms-full.txt": markdown("Not found.", "text/plain"),
+    "/docs/llms.txt": markdown("Not found either.", "text/plain"),
+    "/docs/": html("Home", "<p>homeword</p>"),
+  });
+  await withSite(site, async ({ read, progress, sources }) => {
+    assertEquals((await read()).source, { kind: "crawl" });
+    assertEquals(sources(), [START.href]);
+    assertEquals(progress, [
+      `${ORIGIN}/docs/llms-full.txt has no page in it: not used`,
+      `${ORIGIN}/docs/llms.txt has no page in it: not used`,
+    ]);
   });
 });

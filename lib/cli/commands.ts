@@ -131,7 +131,7 @@ export const COMMANDS = {
     summary:
       "index documentation (a folder, a file or a docs site) for `search` and the MCP server; share indexes as files",
     usage:
-      "docsearch-hook index add <name> <folder|file|URL> [--keywords K,K] [--domains D,D] [--description TEXT] [--max-pages N]\n       docsearch-hook index add --project [folder]\n       docsearch-hook index refresh <name>\n       docsearch-hook index list\n       docsearch-hook index remove <name>\n       docsearch-hook index export <name> <file>\n       docsearch-hook index import <file|URL> [--sha256 HEX] [--name NAME]",
+      "docsearch-hook index add <name> <folder|file|URL> [--keywords K,K] [--domains D,D] [--description TEXT] [--max-pages N] [--include PATH]… [--exclude PATH]… [--crawl]\n       docsearch-hook index add --project [folder]\n       docsearch-hook index refresh <name> [--max-pages N] [--include PATH]… [--exclude PATH]… [--crawl]\n       docsearch-hook index list\n       docsearch-hook index remove <name>\n       docsearch-hook index export <name> <file>\n       docsearch-hook index import <file|URL> [--sha256 HEX] [--name NAME]",
     options: {
       keywords: {
         type: "string",
@@ -148,7 +148,25 @@ export const COMMANDS = {
       "max-pages": {
         type: "string",
         value: "N",
-        description: "crawl at most N pages of a site (default 1000)",
+        description: "read at most N pages of a site (default 1000; refresh: as add was told)",
+      },
+      include: {
+        type: "string",
+        multiple: true,
+        value: "PATH",
+        description:
+          "read only a site's pages whose path starts so (robots.txt syntax: * any characters, $ the end)",
+      },
+      exclude: {
+        type: "string",
+        multiple: true,
+        value: "PATH",
+        description: "never read a site's pages whose path starts so (as --include)",
+      },
+      crawl: {
+        type: "boolean",
+        description:
+          "crawl the site even when it publishes llms-full.txt or llms.txt (refresh otherwise reads what add read)",
       },
       project: {
         type: "boolean",

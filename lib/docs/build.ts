@@ -1,18 +1,13 @@
 /**
  * Building an index: from a folder or file, re-reading only what changed since the last build, or from a docs
- * site, crawling it (or resuming an interrupted crawl). Each returns what it did; `index add` and `refresh`
- * say it.
+ * site, from the best source it offers (site.ts: its llms files, else a crawl, or resuming an interrupted
+ * one). Each returns what it did; `index add` and `refresh` say it.
  */
 import { messageOf, Problem } from "../errors.ts";
-import {
-  crawl,
-  type CrawlDeps,
-  CrawlInterruptedError,
-  type CrawlOptions,
-  type CrawlReport,
-  SiteUnreachableError,
-} from "./crawl.ts";
+import { type CrawlDeps, CrawlInterruptedError, type CrawlOptions, SiteUnreachableError } from "./crawl.ts";
+import { type RecordedPass, recordedPass } from "./crawl_frontier.ts";
 import { deleteIndexFiles, indexesDir, indexFile, type IndexHome } from "./indexes.ts";
+import { readSite, type SiteReport, type SiteSource, type SourceChoice, sourceOf } from "./site.ts";
 import { documentationFiles, readDocument } from "./sources.ts";
 import { DocsIndex, type StoredDocument } from "./store.ts";
 import { exists } from "../files.ts";
@@ -121,8 +116,9 @@ export function buildFromFiles(
 }
 
 /**
- * Crawls (or resumes crawling) a docs site into the index. A site nothing could be read from leaves no index
- * behind that was not there before; an interrupted crawl keeps what it read, for the same command to resume.
+ * Reads a docs site into the index, from the source `choice` says (site.ts), or resumes an interrupted crawl.
+ * A site nothing could be read from leaves no index behind that was not there before; an interrupted crawl
+ * keeps what it read, for the same command to resume.
  */
 export async function buildFromSite(
   home: IndexHome,
@@ -130,12 +126,13 @@ export async function buildFromSite(
   start: URL,
   options: CrawlOptions,
   deps: CrawlDeps,
-): Promise<CrawlReport & Totals> {
+  choice: SourceChoice,
+): Promise<SiteReport & Totals> {
   const isNew = !exists(indexFile(home, name));
   const index = openIndex(home, name);
   let dropIndex = false;
   try {
-    const report = await crawl(index, start, options, deps);
+    const report = await readSite(index, start, options, deps, choice);
     return { ...report, ...index.counts() };
   } catch (error) {
     if (error instanceof SiteUnreachableError) {
@@ -156,21 +153,25 @@ export async function buildFromSite(
   }
 }
 
-/** What `refresh` builds the index `name` from again: its folder, file or site, and a crawl's page limit. */
-export function builtFrom(home: IndexHome, name: string): { root: string; maxPages?: string } {
+/** What an index of a site was last read with: where from, how far and which pages. */
+export type SiteBuilt = Omit<RecordedPass, "source"> & { source: SiteSource };
+
+/** What `refresh` builds the index `name` from again: its folder or file, or its site as it was read last. */
+export function builtFrom(home: IndexHome, name: string): { root: string } | { site: SiteBuilt } {
   if (!exists(indexFile(home, name))) {
     throw new Problem(`there is no index ${name}`, "docsearch-hook index add <name> <folder|file|URL>");
   }
   const index = DocsIndex.open(indexFile(home, name));
-  let root, maxPages;
+  let root, pass;
   try {
     root = index.meta("root");
-    maxPages = index.meta("max_pages");
+    pass = recordedPass(index);
   } finally {
     index.close();
   }
+  if (pass !== undefined) return { site: { ...pass, source: sourceOf(pass.source) } };
   if (root === undefined) throw new Problem(`the index ${name} does not say what it was built from`);
-  return { root, maxPages };
+  return { root };
 }
 
 /** The index to build into; one an older version built is emptied into the current layout and read again. */

@@ -14,8 +14,10 @@ export interface Chunk {
 /** Long sections are cut at paragraph breaks into pieces of about this many characters. */
 export const CHUNK_CHARS = 1500;
 
-const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
-const FENCE = /^[ \t]*(```|~~~)/;
+/** An ATX heading: its #s and its text. */
+export const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
+/** A line that opens or closes a fenced code block. */
+export const FENCE = /^[ \t]*(```|~~~)/;
 
 /** Paragraphs joined up to `CHUNK_CHARS`; a single longer paragraph is cut at the limit. */
 function pieces(text: string): string[] {

@@ -10,18 +10,21 @@
  * what an answer means and reading a page (crawl_page.ts), progress lines (crawl_progress.ts).
  */
 import { conditional, readCapped, type Request, requester } from "./crawl_fetch.ts";
-import { Frontier, type PassStart } from "./crawl_frontier.ts";
-import { type Kind, readPage, responseAction } from "./crawl_page.ts";
+import { CRAWLED, Frontier, type PageLeftOut, type PassStart } from "./crawl_frontier.ts";
+import { failureOf, type Kind, readPage, responseAction } from "./crawl_page.ts";
 import { countsLine, progressDue, resumeLine, sitemapLine } from "./crawl_progress.ts";
-import { crawlScope } from "./crawl_scope.ts";
+import { pagesToRead } from "./crawl_scope.ts";
 import { readRobots, sitemapPages } from "./crawl_site.ts";
+import { messageOf } from "../errors.ts";
 import type { Robots } from "./robots.ts";
 import { MAX_FILE_BYTES } from "./sources.ts";
 import type { DocsIndex, DocumentStamp } from "./store.ts";
+import type { UrlPatterns } from "./url_patterns.ts";
 
 export { crawlScope, pageUrl } from "./crawl_scope.ts";
 
-export interface CrawlOptions {
+/** `include` and `exclude`: which pages in scope are read (url_patterns.ts). */
+export interface CrawlOptions extends UrlPatterns {
   maxPages: number;
   /** Requests in flight at once when the site sets no Crawl-delay. */
   concurrency: number;
@@ -36,6 +39,8 @@ export const DEFAULT_CRAWL: CrawlOptions = {
   concurrency: 4,
   timeoutMs: 30_000,
   retryDelaysMs: [1000, 4000],
+  include: [],
+  exclude: [],
 };
 
 export interface CrawlDeps {
@@ -47,12 +52,40 @@ export interface CrawlDeps {
 
 export interface CrawlReport {
   resumed: boolean;
+  /** Requests for pages this run. */
   fetched: number;
+  /** Pages the whole pass read (resumed or not), redirects included: what failures are a share of. */
+  read: number;
   changed: number;
   unchanged: number;
   removed: number;
-  skipped: { url: string; note: string }[];
+  /** Pages left out on purpose: robots.txt, not a page, too large, the same as another, off-site. */
+  skipped: PageLeftOut[];
+  /** Pages the site failed (an HTTP error, a timeout), each with the kind of failure. */
+  failed: Required<PageLeftOut>[];
   limitReached: boolean;
+}
+
+/** How a run asks a site for anything: requests with their retries, and what its robots.txt allows. */
+export interface SiteAccess {
+  request: Request;
+  robots: Robots;
+}
+
+/** Reads the site's robots.txt, once per run: whatever the run reads from the site is asked through this. */
+export async function siteAccess(start: URL, options: CrawlOptions, deps: CrawlDeps): Promise<SiteAccess> {
+  const request = requester(deps.fetch, deps.sleep, options);
+  return { request, robots: await readRobots(start, request) };
+}
+
+/** What a pass reads, when not the whole site from its start page. */
+export interface CrawlPlan {
+  /** The site's access, when the run has read it already. */
+  access?: SiteAccess;
+  /** These pages and no others (an llms.txt's list, in scope already): no link followed, no sitemap read. */
+  pages?: readonly URL[];
+  /** What the pages come from, recorded in the index: a pass resumes only from the same source. */
+  source?: string;
 }
 
 /** The site stopped answering mid-crawl; what was read is kept and the same command resumes. */
@@ -92,7 +125,10 @@ interface Pass {
   start: URL;
   options: CrawlOptions;
   deps: CrawlDeps;
+  /** The pages the pass may read: in the start URL's scope, through the patterns. */
   inScope: (url: URL) => boolean;
+  /** Whether the pass follows the links of the pages it reads. */
+  follows: boolean;
   frontier: Frontier;
   /** The documents as the last pass read them: the validators to ask with, the versions to compare. */
   stamps: Map<string, DocumentStamp>;
@@ -102,24 +138,30 @@ interface Pass {
   report: CrawlReport;
 }
 
+/**
+ * Reads the site into the index: from the start page, following links, with the sitemap's pages too; or the
+ * pages `plan` names and only those. The start page is read for its links whatever the patterns say, and
+ * indexed only when they take it.
+ */
 export async function crawl(
   index: DocsIndex,
   start: URL,
   options: CrawlOptions,
   deps: CrawlDeps,
+  plan: CrawlPlan = {},
 ): Promise<CrawlReport> {
-  const inScope = crawlScope(start);
+  const inScope = pagesToRead(start, options);
   const frontier = new Frontier(index, inScope);
   const stamps = index.stamps();
-  const begun = frontier.begin(start, options.maxPages);
-  const request = requester(deps.fetch, deps.sleep, options);
-  const robots = await readRobots(start, request);
+  const begun = frontier.begin(start, { ...options, source: plan.source ?? CRAWLED });
+  const { request, robots } = plan.access ?? await siteAccess(start, options, deps);
   const pass: Pass = {
     index,
     start,
     options,
     deps,
     inScope,
+    follows: plan.pages === undefined,
     frontier,
     stamps,
     request,
@@ -128,30 +170,41 @@ export async function crawl(
     report: {
       resumed: begun.resumed,
       fetched: 0,
+      read: 0,
       changed: 0,
       unchanged: 0,
       removed: 0,
       skipped: [],
+      failed: [],
       limitReached: false,
     },
   };
-  await queueStart(pass, begun);
+  await queueStart(pass, begun, plan.pages);
   await readQueue(pass);
-  if (frontier.counts().done === 0) {
-    throw unreachable(pass, frontier.skipped()[0]?.note ?? "nothing answered");
-  }
+  const read = frontier.counts().done;
+  if (read === 0) throw unreachable(pass, frontier.skipped()[0]?.note ?? "nothing answered");
   const { removed, skipped } = frontier.finish();
-  return { ...pass.report, removed, skipped };
+  return {
+    ...pass.report,
+    read,
+    removed: pass.report.removed + removed,
+    skipped: skipped.filter((page) => page.failure === undefined),
+    failed: skipped.filter((page): page is Required<PageLeftOut> => page.failure !== undefined),
+  };
 }
 
-/** A new pass queues the start page and the sitemap's pages; a resumed one goes on with its queue. */
-async function queueStart(pass: Pass, begun: PassStart): Promise<void> {
+/**
+ * A new pass queues the start page and the sitemap's pages, or the pages it was given; a resumed one goes on
+ * with its queue.
+ */
+async function queueStart(pass: Pass, begun: PassStart, pages: readonly URL[] | undefined): Promise<void> {
   const { start, frontier, deps } = pass;
   if (begun.resumed) {
     deps.progress(resumeLine(start, frontier.counts(), begun.retried));
     return;
   }
-  frontier.startOver(start);
+  if (pages !== undefined) return frontier.startOver(pages);
+  frontier.startOver([start]);
   const fromSitemaps = (await sitemapPages(start, pass.robots, pass.request)).filter(pass.inScope);
   frontier.add(fromSitemaps);
   if (fromSitemaps.length > 0) deps.progress(sitemapLine(fromSitemaps.length, start));
@@ -187,7 +240,7 @@ async function visit(pass: Pass, href: string): Promise<void> {
   try {
     response = await pass.request(url, conditional(pass.stamps.get(href)?.validator));
   } catch (error) {
-    failed(pass, href, (error as Error).message);
+    failed(pass, href, failureOf(error), `could not be read: ${messageOf(error)}`, messageOf(error));
     return;
   }
   report.fetched++;
@@ -197,9 +250,12 @@ async function visit(pass: Pass, href: string): Promise<void> {
   switch (action.do) {
     case "fail":
       return failed(pass, href, action.why, action.note);
+    case "missing":
+      // Not asked again when the pass resumes: the site answered, and a document it had leaves the index.
+      return frontier.mark(href, "skipped", action.why, action.why);
     case "unchanged":
       // No body: the links are the ones the page had when it was read.
-      frontier.follow(pass.index.linksOf(href), url);
+      if (pass.follows) frontier.follow(pass.index.linksOf(href), url);
       report.unchanged++;
       return frontier.mark(href, "done");
     case "redirect":
@@ -220,14 +276,22 @@ async function readInto(pass: Pass, href: string, url: URL, response: Response, 
     bytes = await readCapped(response);
   } catch (error) {
     // The connection broke (or timed out) mid-body: like a request that failed.
-    return failed(pass, href, (error as Error).message);
+    return failed(pass, href, failureOf(error), `could not be read: ${messageOf(error)}`, messageOf(error));
   }
   if (bytes === undefined) {
     return frontier.mark(href, "skipped", `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`);
   }
   const page = readPage(bytes, kind, url, response.headers);
   if ("skipped" in page) return frontier.mark(href, "skipped", page.skipped);
-  frontier.follow(page.links, url);
+  if (pass.follows) frontier.follow(page.links, url);
+  // The start page, read for its links, is not indexed unless the patterns take it.
+  if (!pass.inScope(url)) {
+    if (pass.stamps.has(href)) {
+      pass.index.remove(href);
+      report.removed++;
+    }
+    return frontier.mark(href, "done");
+  }
   if (pass.stamps.get(href)?.version === page.stamp.version) report.unchanged++;
   else {
     // The same page under a second address (a trailing "index.html", a mirror path) is indexed once.
@@ -242,10 +306,13 @@ async function readInto(pass: Pass, href: string, url: URL, response: Response, 
   frontier.mark(href, "done");
 }
 
-/** A page the site did not serve: counted toward "the site is down", and asked for again next run. */
-function failed(pass: Pass, href: string, why: string, note = `could not be read: ${why}`): void {
+/**
+ * A page the site did not serve, `kind` the kind of failure ("HTTP 503", "timeout"): counted toward "the site
+ * is down" (`why` is what that error says of it), and asked for again next run.
+ */
+function failed(pass: Pass, href: string, kind: string, note: string, why = kind): void {
   pass.failures.add(why);
-  pass.frontier.mark(href, "failed", note);
+  pass.frontier.mark(href, "failed", note, kind);
 }
 
 /** The error that ends a pass whose site stopped answering: unreachable if nothing was read yet. */
@@ -255,7 +322,9 @@ function siteStopped(pass: Pass): Error {
   return new CrawlInterruptedError(`the site stopped answering (${pass.failures.last}) after ${done} pages`);
 }
 
+/** Nothing was read: of the site from its start page, or of the pages the pass was given. */
 function unreachable(pass: Pass, why: string): SiteUnreachableError {
   pass.frontier.unreachable();
-  return new SiteUnreachableError(`cannot read ${pass.start.href}: ${why}`);
+  if (pass.follows) return new SiteUnreachableError(`cannot read ${pass.start.href}: ${why}`);
+  return new SiteUnreachableError(`none of the pages listed for ${pass.start.href} could be read (${why})`);
 }

@@ -57,10 +57,13 @@ export function conditional(validator: string | undefined): Record<string, strin
   return /^(W\/)?"/.test(validator) ? { "if-none-match": validator } : { "if-modified-since": validator };
 }
 
-/** The body, up to the size limit; undefined when it is larger (and then it is not read to the end). */
-export async function readCapped(response: Response): Promise<Uint8Array | undefined> {
+/** The body, up to `limit` bytes; undefined when it is larger (and then it is not read to the end). */
+export async function readCapped(
+  response: Response,
+  limit = MAX_FILE_BYTES,
+): Promise<Uint8Array | undefined> {
   const declared = Number(response.headers.get("content-length") ?? NaN);
-  if (declared > MAX_FILE_BYTES) {
+  if (declared > limit) {
     await response.body?.cancel();
     return undefined;
   }
@@ -69,7 +72,7 @@ export async function readCapped(response: Response): Promise<Uint8Array | undef
   for await (const part of response.body ?? []) {
     total += part.length;
     // Leaving the loop cancels the stream: the rest is never downloaded.
-    if (total > MAX_FILE_BYTES) return undefined;
+    if (total > limit) return undefined;
     parts.push(part);
   }
   return concatBytes(parts, total);

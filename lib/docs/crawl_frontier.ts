@@ -4,35 +4,91 @@
  */
 import { linksToFollow } from "./crawl_scope.ts";
 import type { CrawlState, DocsIndex } from "./store.ts";
+import { NO_PATTERNS, type UrlPatterns } from "./url_patterns.ts";
 
 /** How a pass begins: over again, or finishing one that did not end (with `retried` failed pages queued again). */
 export type PassStart = { resumed: false } | { resumed: true; retried: number };
 
+/** A page a pass did not index, and why; `failure` is the kind of failure when the site failed it. */
+export interface PageLeftOut {
+  url: string;
+  note: string;
+  failure?: string;
+}
+
 /** What a finished pass leaves out. */
 export interface PassEnd {
   removed: number;
-  skipped: { url: string; note: string }[];
+  skipped: PageLeftOut[];
+}
+
+/** What a pass reads, as the index records it: where it starts, from what, how far and which pages. */
+export interface PassSpec extends UrlPatterns {
+  maxPages: number;
+  /** "crawl", or the llms.txt the pages come from (site.ts's source key). */
+  source: string;
+}
+
+/** A pass recorded before sources were told apart was a crawl. */
+export const CRAWLED = "crawl";
+
+const patternsKey = ({ include, exclude }: UrlPatterns): string => JSON.stringify({ include, exclude });
+
+/** Records what a pass reads, for `index refresh` to read the same again. */
+export function recordPass(index: DocsIndex, start: URL, spec: PassSpec): void {
+  index.setMeta("root", start.href);
+  index.setMeta("source", spec.source);
+  // A refresh reads as far as the add that made the index did, unless told otherwise.
+  index.setMeta("max_pages", String(spec.maxPages));
+  index.setMeta("patterns", patternsKey(spec));
+}
+
+/** What the last pass over a site read, as recordPass recorded it. */
+export interface RecordedPass extends UrlPatterns {
+  start: URL;
+  source: string;
+  /** Undefined when the index does not say (an index some other way made). */
+  maxPages?: number;
+}
+
+/** What the last pass over a site read; undefined for an index of files. */
+export function recordedPass(index: DocsIndex): RecordedPass | undefined {
+  const root = index.meta("root");
+  // An index of files records its folder or file, which may once have been a site.
+  if (root === undefined || !/^https?:\/\//i.test(root) || !URL.canParse(root)) return undefined;
+  const maxPages = Number(index.meta("max_pages"));
+  const patterns = index.meta("patterns");
+  return {
+    start: new URL(root),
+    source: index.meta("source") ?? CRAWLED,
+    ...Number.isInteger(maxPages) ? { maxPages } : {},
+    ...patterns === undefined ? NO_PATTERNS : JSON.parse(patterns) as UrlPatterns,
+  };
 }
 
 export class Frontier {
   constructor(private readonly index: DocsIndex, private readonly inScope: (url: URL) => boolean) {}
 
-  /** Marks a pass over `start` as running; one that did not end (interrupted, the site down) is resumed. */
-  begin(start: URL, maxPages: number): PassStart {
-    const resumed = this.index.meta("root") === start.href && this.index.meta("crawl") === "running";
+  /**
+   * Marks a pass over `start` as running; one that did not end (interrupted, the site down) is resumed, when
+   * it read from the same source with the same patterns.
+   */
+  begin(start: URL, spec: PassSpec): PassStart {
+    const { index } = this;
+    const last = recordedPass(index);
+    const resumed = index.meta("crawl") === "running" && last?.start.href === start.href &&
+      last.source === spec.source && patternsKey(last) === patternsKey(spec);
     // The pages that failed are asked again.
-    const begun: PassStart = resumed ? { resumed, retried: this.index.retryFailed() } : { resumed };
-    this.index.setMeta("root", start.href);
-    this.index.setMeta("crawl", "running");
-    // A refresh crawls as far as the add that made the index did, unless told otherwise.
-    this.index.setMeta("max_pages", String(maxPages));
+    const begun: PassStart = resumed ? { resumed, retried: index.retryFailed() } : { resumed };
+    recordPass(index, start, spec);
+    index.setMeta("crawl", "running");
     return begun;
   }
 
-  /** A new pass: nothing read yet, the start page queued. */
-  startOver(start: URL): void {
+  /** A new pass: nothing read yet, the first pages queued. */
+  startOver(pages: readonly URL[]): void {
     this.index.resetCrawl();
-    this.add([start]);
+    this.add(pages);
   }
 
   /** Queues pages known to be in scope; pages already known (queued, read or skipped) stay as they are. */
@@ -45,9 +101,12 @@ export class Frontier {
     this.index.enqueue(linksToFollow(links, base, this.inScope));
   }
 
-  /** What became of a page taken from the queue; `failed` ones are asked for again when the pass resumes. */
-  mark(href: string, state: Exclude<CrawlState, "queued">, note?: string): void {
-    this.index.markCrawled(href, state, note);
+  /**
+   * What became of a page taken from the queue; `failed` ones are asked for again when the pass resumes.
+   * `failure` is the kind of failure when the site failed the page.
+   */
+  mark(href: string, state: Exclude<CrawlState, "queued">, note?: string, failure?: string): void {
+    this.index.markCrawled(href, state, note, failure);
   }
 
   /**
@@ -83,7 +142,7 @@ export class Frontier {
   }
 
   /** The pages skipped or failed so far and why, in the order they were queued. */
-  skipped(): { url: string; note: string }[] {
+  skipped(): PageLeftOut[] {
     return this.index.skippedPages();
   }
 }

@@ -11,8 +11,13 @@ import type { DocumentStamp } from "./store.ts";
 export type Kind = "html" | "markdown" | "text";
 
 export type ResponseAction =
-  /** The site did not serve the page, even after `tries` tries: it counts toward "the site is down". */
+  /**
+   * The site did not serve the page, even after `tries` tries: it counts toward "the site is down", and the
+   * page is asked for again when the pass resumes. `why` is the kind of failure.
+   */
   | { do: "fail"; why: string; note: string }
+  /** The site has no such page for us (404, 403, 410…): the page failed, the site did not. */
+  | { do: "missing"; why: string }
   /** 304: the page as it was read last time. */
   | { do: "unchanged" }
   /** A redirect to a page in scope, which is crawled in its place. */
@@ -35,9 +40,10 @@ export function responseAction(
   if (status >= 300 && status < 400) {
     const target = pageUrl(headers.get("location") ?? "", url);
     if (target !== undefined && inScope(target)) return { do: "redirect", target };
-    return { do: "skip", note: `redirects off-site to ${target?.href ?? "nowhere"}` };
+    const where = target?.origin === url.origin ? "out of scope" : "off-site";
+    return { do: "skip", note: `redirects ${where} to ${target?.href ?? "nowhere"}` };
   }
-  if (status < 200 || status >= 300) return { do: "skip", note: `HTTP ${status}` };
+  if (status < 200 || status >= 300) return { do: "missing", why: `HTTP ${status}` };
   const kind = kindOf(headers.get("content-type"), url);
   if (kind === undefined) {
     return { do: "skip", note: `not a page (${headers.get("content-type") ?? "no type"})` };
@@ -53,11 +59,24 @@ function kindOf(contentType: string | null, url: URL): Kind | undefined {
   return undefined;
 }
 
+/** The kind of failure a request that threw is: what a failure count groups it under. */
+export const failureOf = (error: unknown): string =>
+  error instanceof DOMException && error.name === "TimeoutError" ? "timeout" : "network error";
+
 export type Page = Exclude<Read, { skipped: string }> & { stamp: DocumentStamp } | { skipped: string };
 
-/** A page's body read into chunks, the links it holds (as written) and what tells whether it changed. */
-export function readPage(bytes: Uint8Array, kind: Kind, url: URL, headers: Headers): Page {
-  const read = chunkDocument(bytes, kind, pageName(url), headers.get("content-type"));
+/**
+ * A page's body read into chunks, the links it holds (as written) and what tells whether it changed; `name`
+ * titles it when it has no title of its own.
+ */
+export function readPage(
+  bytes: Uint8Array,
+  kind: Kind,
+  url: URL,
+  headers: Headers,
+  name = pageName(url),
+): Page {
+  const read = chunkDocument(bytes, kind, name, headers.get("content-type"));
   if ("skipped" in read) return read;
   const stamp = {
     size: bytes.length,
@@ -68,7 +87,7 @@ export function readPage(bytes: Uint8Array, kind: Kind, url: URL, headers: Heade
 }
 
 /** The last part of the path, which titles a page that has no title of its own. */
-function pageName(url: URL): string {
+export function pageName(url: URL): string {
   const last = url.pathname.split("/").filter(Boolean).pop() ?? url.host;
   try {
     return decodeURIComponent(last);

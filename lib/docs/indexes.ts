@@ -72,6 +72,8 @@ export type IndexSummary =
     chunks: number;
     /** The folder, file or URL it was built from. */
     root?: string;
+    /** Of a site: what it was read from, as site.ts's sourceKey says it (none said by an older version's crawl). */
+    source?: string;
     /** Pages still queued when a crawl was interrupted (refresh resumes it); undefined when none was. */
     interruptedWithQueued?: number;
   }
@@ -90,6 +92,7 @@ export function indexSummaries(home: IndexHome): IndexSummary[] {
         name,
         ...index.counts(),
         root: index.meta("root"),
+        source: index.meta("source"),
         interruptedWithQueued: index.meta("crawl") === "running" ? index.crawlCounts().queued : undefined,
       };
     } finally {

@@ -23,7 +23,11 @@ export interface Robots {
 
 export const ALLOW_ALL: Robots = { allowed: () => true, sitemaps: [] };
 
-function compile(rule: string): RegExp {
+/**
+ * A robots.txt path rule as a matcher of `path + query`: a prefix, where `*` stands for any characters and a
+ * final `$` ends the match. `index add --include/--exclude` take their patterns in the same form.
+ */
+export function pathPattern(rule: string): RegExp {
   // Rules may be written with raw UTF-8; the paths they are matched against are percent-encoded (RFC 9309 2.2.2).
   const path = rule.replace(/\P{ASCII}+/gu, (text) => encodeURIComponent(text));
   const anchored = path.endsWith("$");
@@ -62,7 +66,7 @@ export function parseRobots(text: string, agent = USER_AGENT): Robots {
     lastWasAgent = false;
     if (current === undefined) continue;
     if ((key === "allow" || key === "disallow") && value !== "") {
-      current.rules.push({ allow: key === "allow", pattern: compile(value), length: value.length });
+      current.rules.push({ allow: key === "allow", pattern: pathPattern(value), length: value.length });
     } else if (key === "crawl-delay") {
       const seconds = Number(value);
       if (Number.isFinite(seconds) && seconds >= 0) current.delay = seconds;

@@ -25,7 +25,8 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS crawl (
     url TEXT PRIMARY KEY,
     state TEXT NOT NULL CHECK (state IN ('queued', 'done', 'skipped', 'failed')),
-    note TEXT
+    note TEXT,
+    failure TEXT
   );
   CREATE VIRTUAL TABLE IF NOT EXISTS chunks USING fts5(
     title, trail, summary, body, document UNINDEXED,
@@ -133,14 +134,22 @@ export class DocsIndex {
    * next add or refresh. Nothing happens to a current one.
    */
   upgrade(): void {
-    if (!this.outdated) return;
-    this.transaction(() => {
-      this.db.exec("DROP TABLE chunks; DROP TABLE documents;");
-      this.db.exec(SCHEMA);
-      // The crawl's record goes too: pages it marked done have no documents now, and must be asked for again.
-      this.db.exec("DELETE FROM crawl; DELETE FROM meta WHERE key = 'crawl';");
-    });
-    this.outdated = false;
+    if (this.outdated) {
+      this.transaction(() => {
+        this.db.exec("DROP TABLE chunks; DROP TABLE documents;");
+        this.db.exec(SCHEMA);
+        // The crawl's record goes too: pages it marked done have no documents now, and must be asked for again.
+        this.db.exec("DELETE FROM crawl; DELETE FROM meta WHERE key = 'crawl';");
+      });
+      this.outdated = false;
+    }
+    // Crawls before failures were told apart from other skipped pages kept no kind of failure.
+    const columns = this.db.prepare("SELECT name FROM pragma_table_info('crawl')").all() as {
+      name: string;
+    }[];
+    if (!columns.some((column) => column.name === "failure")) {
+      this.db.exec("ALTER TABLE crawl ADD COLUMN failure TEXT");
+    }
   }
 
   close(): void {
@@ -364,8 +373,10 @@ export class DocsIndex {
       .all(limit) as { url: string }[]).map((row) => row.url);
   }
 
-  markCrawled(url: string, state: Exclude<CrawlState, "queued">, note?: string): void {
-    this.sql("UPDATE crawl SET state = ?, note = ? WHERE url = ?").run(state, note ?? null, url);
+  /** What became of a page; `failure` is the kind of failure ("HTTP 404", "timeout") when the site failed it. */
+  markCrawled(url: string, state: Exclude<CrawlState, "queued">, note?: string, failure?: string): void {
+    this.sql("UPDATE crawl SET state = ?, note = ?, failure = ? WHERE url = ?")
+      .run(state, note ?? null, failure ?? null, url);
   }
 
   crawlCounts(): Record<CrawlState, number> {
@@ -378,18 +389,20 @@ export class DocsIndex {
     return counts;
   }
 
-  /** The URLs skipped or failed and why, for the closing report. */
-  skippedPages(): { url: string; note: string }[] {
-    return this.sql(
-      "SELECT url, coalesce(note, '') AS note FROM crawl WHERE state IN ('skipped', 'failed') ORDER BY rowid",
-    )
-      .all() as { url: string; note: string }[];
+  /** The URLs skipped or failed and why, with the kind of failure where the site failed them, for the closing report. */
+  skippedPages(): { url: string; note: string; failure?: string }[] {
+    const rows = this.sql(
+      `SELECT url, coalesce(note, '') AS note, failure FROM crawl WHERE state IN ('skipped', 'failed')
+       ORDER BY rowid`,
+    ).all() as { url: string; note: string; failure: string | null }[];
+    return rows.map(({ url, note, failure }) => failure === null ? { url, note } : { url, note, failure });
   }
 
   /** Pages the site did not answer last time go back in the queue. */
   retryFailed(): number {
     return Number(
-      this.sql("UPDATE crawl SET state = 'queued', note = NULL WHERE state = 'failed'").run().changes,
+      this.sql("UPDATE crawl SET state = 'queued', note = NULL, failure = NULL WHERE state = 'failed'").run()
+        .changes,
     );
   }
 

@@ -77,6 +77,10 @@ const sources = (results: SearchResult[]) => [...new Set(results.map((result) =>
 const skippedLines = (stderr: string) =>
   stderr.split("\n").filter((line) => line.startsWith("docsearch-hook index: skipped ")).sort();
 
+/** The stderr lines `index add` prints for failed pages, and its warning or error about them. */
+const failedLines = (stderr: string) =>
+  stderr.split("\n").filter((line) => /^docsearch-hook index: (failed |warning: )/.test(line));
+
 Deno.test("index add <URL>: a docs site crawled in scope, its furniture left out, then refreshed", async () => {
   await using other = serve(
     new Map([["/docs/elsewhere.html", page(layout("Elsewhere", "<p>offsiteword</p>"))]]),
@@ -155,7 +159,7 @@ Deno.test("index add <URL>: a docs site crawled in scope, its furniture left out
   match(
     added.stdout,
     new RegExp(
-      `^Indexed site from ${docs.replaceAll(".", "\\.")}: 6 documents, \\d+ chunks ` +
+      `^Indexed site from ${docs.replaceAll(".", "\\.")} \\(crawled\\): 6 documents, \\d+ chunks ` +
         `\\(11 pages requested; 6 new or changed, 0 unchanged, 0 removed\\) in \\d+\\.\\d s\\.\\n$`,
     ),
   );
@@ -164,9 +168,18 @@ Deno.test("index add <URL>: a docs site crawled in scope, its furniture left out
     `docsearch-hook index: skipped ${site.origin}/docs/elsewhere.html ` +
     `(redirects off-site to ${other.origin}/docs/elsewhere.html)`,
     `docsearch-hook index: skipped ${site.origin}/docs/huge.html (larger than 10 MB)`,
-    `docsearch-hook index: skipped ${site.origin}/docs/missing.html (HTTP 404)`,
     `docsearch-hook index: skipped ${site.origin}/docs/private/secret.html (disallowed by robots.txt)`,
   ]);
+  // A broken link is a page that failed: listed, counted, and one of eight pages asked for is no failed run.
+  assertEquals(failedLines(added.stderr), [
+    `docsearch-hook index: failed ${site.origin}/docs/missing.html (HTTP 404)`,
+    "docsearch-hook index: warning: 1 of 8 pages failed (HTTP 404: 1); " +
+    "docsearch-hook index refresh site asks for them again",
+  ]);
+  // The site publishes no llms file: each place one may be was asked for once, then the site was crawled.
+  for (const path of ["/docs/llms-full.txt", "/docs/llms.txt", "/llms-full.txt", "/llms.txt"]) {
+    assertEquals(site.count(path), 1, path);
+  }
   match(
     added.stderr,
     new RegExp(`^docsearch-hook index: sitemap: 2 pages under ${docs.replaceAll(".", "\\.")}$`, "m"),
@@ -204,7 +217,10 @@ Deno.test("index add <URL>: a docs site crawled in scope, its furniture left out
 
   const listed = await cli(box, ["index", "list"]);
   assertEquals(listed.code, 0, listed.stderr);
-  match(listed.stdout, new RegExp(`^site {2}6 documents, \\d+ chunks {2}${docs.replaceAll(".", "\\.")}\\n$`));
+  match(
+    listed.stdout,
+    new RegExp(`^site {2}6 documents, \\d+ chunks {2}${docs.replaceAll(".", "\\.")} \\(crawled\\)\\n$`),
+  );
 
   // One page changes: a refresh reads the site again and rewrites only that page.
   routes.set("/docs/guide.html", page(guide("blorptastic")));
@@ -216,6 +232,8 @@ Deno.test("index add <URL>: a docs site crawled in scope, its furniture left out
   );
   assertEquals(sources(await search(box, "site", "blorptastic")), [`${site.origin}/docs/guide.html`]);
   assertEquals(await search(box, "site", "zorbinate"), []);
+  // A refresh reads the source the add read: the site was crawled, so no llms file is looked for again.
+  assertEquals(site.count("/docs/llms.txt"), 1);
 });
 
 Deno.test("index add <URL> of a closed port: exit 1, a clear message, no index and no config left", async () => {
@@ -384,5 +402,249 @@ Deno.test("index add <URL>: a page streamed past 10 MB without Content-Length is
   match(added.stdout, /: 1 document, \d+ chunks? \(2 pages requested; 1 new or changed/);
   assertEquals(skippedLines(added.stderr), [
     `docsearch-hook index: skipped ${site.origin}/docs/stream.html (larger than 10 MB)`,
+  ]);
+});
+
+Deno.test("index add <URL> of a site publishing llms-full.txt: its pages from one request; list and refresh keep the source", async () => {
+  const full = (extra: string) =>
+    [
+      "# Quickstart",
+      "Source: /docs/quickstart",
+      "",
+      "Install the quasarwidget package, then run it.",
+      "",
+      "## Requirements",
+      "",
+      "A working nebulaflux capacitor.",
+      "",
+      "# Configuration",
+      "Source: /docs/config",
+      "",
+      `Set the ${extra} option in the config file.`,
+    ].join("\n");
+  const routes = new Map<string, Handler>([
+    ["/docs/llms-full.txt", page(full("pulsarflag"), "text/plain; charset=utf-8")],
+    ["/docs/", page(plain("Home", `<h1>Home</h1><p>homeword <a href="other.html">Other</a></p>`))],
+  ]);
+  await using site = serve(routes);
+  const docs = `${site.origin}/docs/`;
+  await using box = await sandbox();
+
+  const added = await cli(box, ["index", "add", "widgets", docs, "--no-config"]);
+  assertEquals(added.code, 0, added.stderr);
+  match(
+    added.stdout,
+    new RegExp(
+      `^Indexed widgets from ${docs.replaceAll(".", "\\.")} \\(from ${
+        docs.replaceAll(".", "\\.")
+      }llms-full\\.txt\\): ` +
+        "2 documents, \\d+ chunks \\(2 of its 2 pages in scope; 2 new or changed, 0 unchanged, 0 removed\\) in",
+    ),
+  );
+  // One request for the docs, none for a page: no crawl.
+  assertEquals(site.requests, ["/robots.txt", "/docs/llms-full.txt"]);
+  const [capacitor, flag] = await Promise.all([
+    search(box, "widgets", "nebulaflux capacitor"),
+    search(box, "widgets", "pulsarflag"),
+  ]);
+  assertEquals(sources(capacitor), [`${site.origin}/docs/quickstart`]);
+  assertEquals([capacitor[0].title, capacitor[0].trail], ["Quickstart", ["Requirements"]]);
+  assertEquals(sources(flag), [`${site.origin}/docs/config`]);
+
+  const listed = await cli(box, ["index", "list"]);
+  assertEquals(
+    listed.stdout.replace(/\d+ chunks/, "N chunks"),
+    `widgets  2 documents, N chunks  ${docs} (from ${docs}llms-full.txt)\n`,
+  );
+
+  // The file changes; a refresh reads it again, and only it.
+  routes.set("/docs/llms-full.txt", page(full("magnetarflag"), "text/plain; charset=utf-8"));
+  site.requests.length = 0;
+  const refreshed = await cli(box, ["index", "refresh", "widgets"]);
+  assertEquals(refreshed.code, 0, refreshed.stderr);
+  match(refreshed.stdout, /\(2 of its 2 pages in scope; 1 new or changed, 1 unchanged, 0 removed\)/);
+  assertEquals(site.requests, ["/robots.txt", "/docs/llms-full.txt"]);
+  assertEquals(sources(await search(box, "widgets", "magnetarflag")), [`${site.origin}/docs/config`]);
+});
+
+Deno.test("index add <URL> of a site publishing llms.txt: the Markdown pages it lists, nothing crawled", async () => {
+  const routes = new Map<string, Handler>([
+    [
+      "/llms.txt",
+      page(
+        [
+          "# Gizmo",
+          "",
+          "> Gizmo's documentation, for language models.",
+          "",
+          "## Docs",
+          "",
+          "- [Install](https://127.0.0.1:1/never-asked.md): on another site (another port)",
+          "- [Install](/docs/install.md): how to install",
+          "- [API](/docs/api.md): every call",
+          "",
+          "## Optional",
+          "",
+          "- [History](/docs/history.md)",
+        ].join("\n"),
+        "text/markdown; charset=utf-8",
+      ),
+    ],
+    ["/docs/install.md", page("# Install\n\nRun gizmoctl setup first.\n", "text/markdown")],
+    ["/docs/api.md", page("# API\n\n## frobnicate()\n\nFrobnicates the sprocket.\n", "text/plain")],
+    ["/docs/history.md", page("# History\n\nFounded long ago.\n", "text/markdown")],
+    ["/docs/", page(plain("Home", `<p>homeword <a href="crawled.html">C</a></p>`))],
+    ["/docs/crawled.html", page(plain("Crawled", "<p>crawledword</p>"))],
+  ]);
+  await using site = serve(routes);
+  const docs = `${site.origin}/docs/`;
+  await using box = await sandbox();
+  const added = await cli(box, ["index", "add", "gizmo", docs, "--no-config"]);
+  assertEquals(added.code, 0, added.stderr);
+  match(
+    added.stdout,
+    new RegExp(
+      `\\(the pages ${site.origin.replaceAll(".", "\\.")}/llms\\.txt lists\\): 3 documents, \\d+ chunks ` +
+        "\\(3 of its 4 pages in scope, 3 pages requested; 3 new or changed",
+    ),
+  );
+  assertEquals(site.requests.filter((path) => !path.includes("llms")).sort(), [
+    "/docs/api.md",
+    "/docs/history.md",
+    "/docs/install.md",
+    "/robots.txt",
+  ]);
+  const found = await search(box, "gizmo", "frobnicates sprocket");
+  assertEquals(sources(found), [`${site.origin}/docs/api.md`]);
+  assertEquals(found[0].trail, ["frobnicate()"]);
+
+  // --crawl: the site crawled from its start page, no llms file asked for.
+  site.requests.length = 0;
+  const crawled = await cli(box, ["index", "add", "gizmo-pages", docs, "--crawl", "--no-config"]);
+  assertEquals(crawled.code, 0, crawled.stderr);
+  match(crawled.stdout, /\(crawled\): 2 documents, /);
+  ok(!site.requests.some((path) => path.includes("llms")), String(site.requests));
+});
+
+Deno.test("index add <URL> --include/--exclude: only those pages are asked for; a bad pattern is refused first", async () => {
+  const routes = new Map<string, Handler>([
+    ["/docs/", page(plain("Home", `<p>homeword <a href="api/">API</a> <a href="v1/">Old</a></p>`))],
+    [
+      "/docs/api/",
+      page(plain("API", `<p>apiword <a href="calls.html">Calls</a> <a href="legacy.html">L</a></p>`)),
+    ],
+    ["/docs/api/calls.html", page(plain("Calls", "<p>callword</p>"))],
+    ["/docs/api/legacy.html", page(plain("Legacy", "<p>legacyword</p>"))],
+    ["/docs/v1/", page(plain("Old", "<p>oldword</p>"))],
+  ]);
+  await using site = serve(routes);
+  const docs = `${site.origin}/docs/`;
+  await using box = await sandbox();
+
+  const refused = await cli(box, ["index", "add", "api", docs, "--include", "api/", "--no-config"]);
+  assertEquals([refused.code, refused.stdout], [2, ""]);
+  match(
+    refused.stderr,
+    /^docsearch-hook index: --include "api\/" is not a URL path\n {2}fix: give a path on the site: \/docs\/api\//,
+  );
+  assertEquals(site.requests.length, 0);
+  // A folder has no pages to choose.
+  const folder = await cli(box, ["index", "add", "api", box.home, "--exclude", "/docs/"]);
+  assertEquals(folder.code, 2);
+  match(folder.stderr, /^docsearch-hook index: --exclude is for a docs site's URL, not a folder or a file\n/);
+
+  const added = await cli(box, [
+    "index",
+    "add",
+    "api",
+    docs,
+    "--include",
+    "/docs/api/",
+    "--exclude",
+    `${site.origin}/docs/api/legacy`,
+    "--no-config",
+  ]);
+  assertEquals(added.code, 0, added.stderr);
+  match(added.stdout, /\(crawled\): 2 documents, \d+ chunks \(3 pages requested; /);
+  assertEquals(
+    site.requests.filter((path) =>
+      !path.includes("llms") && path !== "/robots.txt" && path !== "/sitemap.xml"
+    ),
+    ["/docs/", "/docs/api/", "/docs/api/calls.html"],
+  );
+  assertEquals(sources(await search(box, "api", "callword")), [`${site.origin}/docs/api/calls.html`]);
+  assertEquals(await search(box, "api", "homeword"), []);
+
+  // A refresh keeps the patterns.
+  site.requests.length = 0;
+  const refreshed = await cli(box, ["index", "refresh", "api"]);
+  assertEquals(refreshed.code, 0, refreshed.stderr);
+  ok(
+    !site.requests.includes("/docs/api/legacy.html") && !site.requests.includes("/docs/v1/"),
+    String(site.requests),
+  );
+});
+
+/** A home page linking to `count` pages p0…; the pages `failing` names answer their status instead. */
+function failingSite(count: number, failing: Map<number, number>) {
+  const links = Array.from({ length: count }, (_, i) => `<a href="p${i}.html">Page ${i}</a>`).join(" ");
+  const routes = new Map<string, Handler>([["/docs/", page(plain("Home", `<h1>Home</h1><p>${links}</p>`))]]);
+  for (let i = 0; i < count; i++) {
+    const status = failing.get(i);
+    routes.set(
+      `/docs/p${i}.html`,
+      status === undefined
+        ? page(plain(`Page ${i}`, `<h1>Page ${i}</h1><p>pageword${i}x</p>`))
+        : () => new Response("no", { status }),
+    );
+  }
+  return routes;
+}
+
+Deno.test("index add <URL> where 40% of the pages fail: exit 1, each failure listed and counted, the index kept", async () => {
+  // About 5 s: the two 500s are each tried three times, after the CLI's fixed 1 s and 4 s, in one batch of
+  // four requests (p4…p7).
+  const failing = new Map([1, 9, 11, 13, 16, 18].map((page) => [page, 404]));
+  failing.set(4, 500).set(6, 500);
+  await using site = serve(failingSite(20, failing));
+  const docs = `${site.origin}/docs/`;
+  await using box = await sandbox();
+  const added = await cli(box, ["index", "add", "flaky", docs]);
+  assertEquals(added.code, 1, added.stderr);
+  match(added.stdout, /^Indexed flaky from .* \(crawled\): 13 documents, 13 chunks \(21 pages requested; /);
+  const listedFailures = failedLines(added.stderr);
+  assertEquals(
+    listedFailures.sort(),
+    [...failing].map(([i, status]) =>
+      `docsearch-hook index: failed ${docs}p${i}.html (HTTP ${status}${
+        status === 500 ? ", after 3 tries" : ""
+      })`
+    ).sort(),
+  );
+  match(
+    added.stderr,
+    new RegExp(
+      "\\ndocsearch-hook index: 8 of 21 pages failed \\(HTTP 404: 6, HTTP 500: 2\\), more than 20%; " +
+        "the index keeps the 13 pages read\\n {2}fix: see the failed pages above; once the site serves them, " +
+        "docsearch-hook index refresh flaky asks for them again\\n$",
+    ),
+  );
+  // Kept, and sent to: the config entry is written.
+  assertEquals(sources(await search(box, "flaky", "pageword0x")), [`${docs}p0.html`]);
+  const config = JSON.parse(await Deno.readTextFile(`${box.home}/.claude/hooks/docsearch-config.json`));
+  assertEquals(config.databases.map((database: { name: string }) => database.name), ["flaky"]);
+});
+
+Deno.test("index add <URL> where 1 page of 20 fails: exit 0, with the failure listed and a warning", async () => {
+  await using site = serve(failingSite(20, new Map([[7, 404]])));
+  const docs = `${site.origin}/docs/`;
+  await using box = await sandbox();
+  const added = await cli(box, ["index", "add", "mostly", docs, "--no-config"]);
+  assertEquals(added.code, 0, added.stderr);
+  match(added.stdout, /: 20 documents, 20 chunks \(21 pages requested; /);
+  assertEquals(failedLines(added.stderr), [
+    `docsearch-hook index: failed ${docs}p7.html (HTTP 404)`,
+    "docsearch-hook index: warning: 1 of 21 pages failed (HTTP 404: 1); " +
+    "docsearch-hook index refresh mostly asks for them again",
   ]);
 });
