@@ -10,6 +10,7 @@ import {
   answerQuery,
   answerReason,
   answers,
+  bestCoverage,
   coverage,
   fairShare,
   type Found,
@@ -130,10 +131,13 @@ Deno.test("the gate: an answer when the best passage holds at least ANSWER_COVER
     const found = searchAnswer(index, "pg", search("vacuum freeze aggressive"), pg);
     assertEquals(found.results[0].source, "https://docs.example/sql-vacuum.html");
     ok(answers(found));
-    // Of three terms the docs hold one: below two thirds, so the web search goes through.
+    // Of three terms the docs hold one: below two thirds, so the web search goes through, and no passage
+    // could do better, so the ranking is not even run.
     const thin = searchAnswer(index, "pg", search("vacuum kubernetes helm"), pg);
-    ok(thin.results.length > 0, "the search finds something");
-    assertEquals(thin.coverage, { held: 1, terms: 3 });
+    assertEquals([thin.coverage, thin.results], [{ held: 1, terms: 3 }, []]);
+    assertEquals(bestCoverage(index, "vacuum kubernetes helm"), { held: 1, terms: 3 });
+    // The best any passage holds, whatever ranks first: here both words in one passage.
+    assertEquals(bestCoverage(index, "vacuum freeze"), { held: 2, terms: 2 });
     ok(!answers(thin));
     ok(!answers(searchAnswer(index, "pg", search("kubernetes helm"), pg)), "nothing found at all");
     // Two terms of three is enough; one of two, or two of four, is not.

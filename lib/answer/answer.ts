@@ -64,10 +64,28 @@ export interface Coverage {
  * holds them, so they say nothing of whether a page answers it.
  */
 export function coverage(index: DocsIndex, query: string, passage: number, routing = ""): Coverage {
-  const routed = new Set(terms(routing).map(quoted));
-  const asked = termExpressions(query, (word) => index.passagesWith(quoted(word)) > 0)
-    .filter((term) => !routed.has(term));
+  const asked = askedTerms(index, query, routing);
   return { held: asked.filter((term) => index.holds(passage, term)).length, terms: asked.length };
+}
+
+/** The query's terms as the ranking forms them, the routing keyword's left out (see `coverage`). */
+function askedTerms(index: DocsIndex, query: string, routing: string): string[] {
+  const routed = new Set(terms(routing).map(quoted));
+  return termExpressions(query, (word) => index.passagesWith(quoted(word)) > 0)
+    .filter((term) => !routed.has(term));
+}
+
+/**
+ * The most of the query's terms any one passage holds: when even that falls short of the gate, no ranking
+ * can find an answer, and the ranking (most of an answer's cost on a large index) is skipped.
+ */
+export function bestCoverage(index: DocsIndex, query: string, routing = ""): Coverage {
+  const asked = askedTerms(index, query, routing);
+  const held = new Map<number, number>();
+  for (const term of asked) {
+    for (const passage of index.holding(term)) held.set(passage, (held.get(passage) ?? 0) + 1);
+  }
+  return { held: Math.max(0, ...held.values()), terms: asked.length };
 }
 
 /** The local search's best pages for a request and how well the best one covers it. */
@@ -82,9 +100,11 @@ export interface Found {
 /** The ranking `search` gives, on the one index `name` (open), for what the request `match`ed asks. */
 export function searchAnswer(index: DocsIndex, name: string, request: WebRequest, match: Match): Found {
   const query = answerQuery(request);
+  const routing = match.reason.kind === "keyword" ? match.reason.keyword : "";
+  const best = bestCoverage(index, query, routing);
+  if (!passes(best)) return { query, results: [], coverage: best };
   const results = rankIndexes(new Map([[name, index]]), query, ANSWER_PAGES)
     .map((result) => ({ ...result, text: index.passageText(result.passage) }));
-  const routing = match.reason.kind === "keyword" ? match.reason.keyword : "";
   return {
     query,
     results,
@@ -95,8 +115,9 @@ export function searchAnswer(index: DocsIndex, name: string, request: WebRequest
 }
 
 /** The gate: whether the best passage holds enough of the query to be its answer. */
-export const answers = (found: Found): boolean =>
-  found.coverage.terms > 0 && found.coverage.held / found.coverage.terms >= ANSWER_COVERAGE;
+export const answers = (found: Found): boolean => passes(found.coverage);
+
+const passes = ({ held, terms }: Coverage): boolean => terms > 0 && held / terms >= ANSWER_COVERAGE;
 
 /**
  * What an index describes and at which version, when it knows: `index add --project` marks a package's

@@ -163,7 +163,7 @@ const cases: Case[] = [
   {
     name: "WebSearch, the PostgreSQL manual holds no answer (allow)",
     script: HOOK,
-    prepare: () => webSearch("postgres kubernetes operator helm chart values", freshSession()),
+    prepare: () => webSearch("postgres aws rds pricing calculator", freshSession()),
     expect: "empty",
   },
   {
