@@ -120,3 +120,23 @@ export function describeProgress(
       return { ok: false, text: `failed: ${progress.error ?? "no reason recorded"}; ${counts}${missing}` };
   }
 }
+
+/**
+ * What `status` and `doctor` say of the project's dependency docs: the record's line, or that the config turns
+ * the upkeep off; undefined when there is nothing to say (no record, upkeep on).
+ */
+export function describeUpkeep(
+  auto: boolean,
+  progress: UpkeepProgress | undefined,
+  now: number,
+): { ok: boolean; text: string } | undefined {
+  if (!auto) {
+    const last = progress === undefined ? "" : `; the last build: ${describeProgress(progress, now).text}`;
+    return {
+      ok: true,
+      text: `not kept up to date in the background (dependency_docs.auto is false; ` +
+        `docsearch-hook index add --project builds them by hand)${last}`,
+    };
+  }
+  return progress && describeProgress(progress, now);
+}
