@@ -36,6 +36,8 @@ import { indexedFrom, recordLockfile } from "./stamp.ts";
 import {
   duration,
   HEARTBEAT_MS,
+  readProgress,
+  STALE_MS,
   type UpkeepProgress,
   upkeepProject,
   writeProgress,
@@ -234,7 +236,7 @@ function keepUp(
     tried = first.key;
     const started = now();
     const record: UpkeepProgress = {
-      project: project,
+      project,
       phase: "waiting",
       waitingFor: "install",
       total: first.dependencies.packages.length,
@@ -244,8 +246,17 @@ function keepUp(
       started,
       updated: started,
     };
+    let building = false;
     const save = (fields: Partial<UpkeepProgress> = {}) => {
       Object.assign(record, fields, { updated: now() });
+      if (record.phase === "building") building = true;
+      // Until this round builds, another session's build of this project is the news, not this one's wait.
+      const current = building ? undefined : readProgress(os, stateDir, project);
+      if (
+        current?.phase === "building" && current.started !== started && now() - current.updated < STALE_MS
+      ) {
+        return;
+      }
       writeProgress(os, stateDir, record);
     };
     const heartbeat = setInterval(() => {
@@ -256,29 +267,31 @@ function keepUp(
       }
     }, HEARTBEAT_MS);
     try {
-      save();
-      const wait = await settled(() => look() ?? NOTHING, timing.settle, clock);
-      if ("cancelled" in wait) throw new Stopped();
-      if ("changing" in wait) {
-        tried = wait.changing.key;
-        throw new Error(
-          `the install was still changing the project's packages after ${
-            duration(timing.settle.maxMs)
-          }; the docs are built once it stops`,
-        );
-      }
-      let lock = tryBuildLock(os, indexesDir(home));
-      if (lock === undefined) save({ waitingFor: "build" });
-      while (lock === undefined) {
-        if (!await clock.sleep(timing.lockPollMs)) throw new Stopped();
-        lock = tryBuildLock(os, indexesDir(home));
-      }
-      try {
-        // Another look under the lock: what changed while it waited is the next round's.
-        const state = look() ?? NOTHING;
-        if (state.key === wait.settled.key) await build(state, record, save);
-      } finally {
-        lock.release();
+      for (;;) {
+        save({ waitingFor: "install" });
+        const wait = await settled(() => look() ?? NOTHING, timing.settle, clock);
+        if ("cancelled" in wait) throw new Stopped();
+        if ("changing" in wait) {
+          tried = wait.changing.key;
+          throw new Error(
+            `the install was still changing the project's packages after ${
+              duration(timing.settle.maxMs)
+            }; the docs are built once it stops`,
+          );
+        }
+        let lock = tryBuildLock(os, indexesDir(home));
+        if (lock === undefined) save({ waitingFor: "build" });
+        while (lock === undefined) {
+          if (!await clock.sleep(timing.lockPollMs)) throw new Stopped();
+          lock = tryBuildLock(os, indexesDir(home));
+        }
+        try {
+          // Another look under the lock: an install that came while it waited is waited for in turn.
+          const state = look() ?? NOTHING;
+          if (state.key === wait.settled.key) return await build(state, record, save);
+        } finally {
+          lock.release();
+        }
       }
     } catch (error) {
       const stopped = error instanceof Stopped;
