@@ -121,6 +121,13 @@ function buildInWorker(
   });
 }
 
+/**
+ * The local config layer is rewritten at most this often during a build: the hook's next event after a change
+ * validates the config again (about 20 ms more for that event, measured), where a build lists a package every
+ * 0.1 s on average.
+ */
+const CONFIG_EVERY_MS = 1000;
+
 /** The state of a project whose manifests went away mid-wait: nothing installed. */
 const NOTHING: InstallState = {
   dependencies: { packages: [], missing: [] },
@@ -203,29 +210,47 @@ function keepUp(
     await round(state);
   }
 
-  /** The project's local config layer, listing the packages ready so far; backed up at a round's first change. */
+  /**
+   * The project's local config layer, listing the packages ready so far: written at once, then at most every
+   * CONFIG_EVERY_MS (the entries ready meanwhile together), and backed up at the round's first change.
+   */
   function configWriter() {
     const path = localConfigPath(os, project);
     let changed = false;
     let failed: string | undefined;
+    let written = -Infinity;
+    let pending: PackageEntry[] | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      const entries = pending;
+      pending = undefined;
+      if (entries === undefined || failed !== undefined) return;
+      written = now();
+      try {
+        const plan = planSettings(path, (config) => {
+          const result = withPackageEntries(config, entries, PREFIXES);
+          return { settings: result.config, changed: result.change !== "unchanged" };
+        });
+        if (!plan.merge.changed) return;
+        // The round's first write keeps the user's file; the later ones change only what that one wrote.
+        applySettings(changed ? { ...plan, chained: true } : plan, context);
+        changed = true;
+      } catch (error) {
+        failed = `${path} was not updated: ${messageOf(error)}`;
+      }
+    };
     return {
       write(entries: Map<string, PackageEntry>): void {
-        if (failed !== undefined) return;
-        const sorted = [...entries.values()].sort((a, b) => a.name < b.name ? -1 : 1);
-        try {
-          const plan = planSettings(path, (config) => {
-            const result = withPackageEntries(config, sorted, PREFIXES);
-            return { settings: result.config, changed: result.change !== "unchanged" };
-          });
-          if (!plan.merge.changed) return;
-          // The round's first write keeps the user's file; the later ones change only what that one wrote.
-          applySettings(changed ? { ...plan, chained: true } : plan, context);
-          changed = true;
-        } catch (error) {
-          failed = `${path} was not updated: ${messageOf(error)}`;
-        }
+        pending = [...entries.values()].sort((a, b) => a.name < b.name ? -1 : 1);
+        const wait = written + CONFIG_EVERY_MS - now();
+        if (wait <= 0) flush();
+        else timer ??= setTimeout(flush, wait);
       },
-      get failed() {
+      /** Writes what is pending; what it could not write, if anything. */
+      end(): string | undefined {
+        flush();
         return failed;
       },
     };
@@ -341,26 +366,31 @@ function keepUp(
     config.write(entries);
     save();
     const failures: string[] = [];
-    if (todo.length > 0) {
-      await buildInWorker({ home, packages: todo }, signal, (reply) => {
-        const { pkg } = reply;
-        if ("error" in reply) {
-          failures.push(`${pkg.name} ${pkg.version}: ${reply.error}`);
-          log(`dependency docs of ${project}: ${pkg.name} ${pkg.version} not indexed: ${reply.error}`);
-        } else {
-          ready(pkg, reply.index);
-          if (!reply.index.reused) record.built++;
-          config.write(entries);
-          log(
-            `dependency docs of ${project}: ${pkg.name} ${pkg.version} indexed (${
-              count(reply.index.words, "word")
-            }${reply.index.reused ? ", built before" : ""})`,
-          );
-        }
-        save();
-      });
+    try {
+      if (todo.length > 0) {
+        await buildInWorker({ home, packages: todo }, signal, (reply) => {
+          const { pkg } = reply;
+          if ("error" in reply) {
+            failures.push(`${pkg.name} ${pkg.version}: ${reply.error}`);
+            log(`dependency docs of ${project}: ${pkg.name} ${pkg.version} not indexed: ${reply.error}`);
+          } else {
+            ready(pkg, reply.index);
+            if (!reply.index.reused) record.built++;
+            config.write(entries);
+            log(
+              `dependency docs of ${project}: ${pkg.name} ${pkg.version} indexed (${
+                count(reply.index.words, "word")
+              }${reply.index.reused ? ", built before" : ""})`,
+            );
+          }
+          save();
+        });
+      }
+    } finally {
+      // Listed however the build ended: the indexes that are ready are searchable.
+      const unwritten = config.end();
+      if (unwritten !== undefined) failures.push(unwritten);
     }
-    if (config.failed !== undefined) failures.push(config.failed);
     // The stamp says what the docs were built from: not recorded over an install that came meanwhile.
     if (failures.length === 0 && lockfile !== undefined && look()?.key === state.key) {
       recordLockfile(os, stateDir, project, lockfile);
