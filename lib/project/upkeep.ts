@@ -8,7 +8,7 @@
  * done, takes the machine's build lock (build_lock.ts), and builds the indexes that are missing in a worker
  * thread (upkeep_worker.ts), so that the server answers `search` throughout; an index built before, for any
  * project, at that package@version costs nothing. Each package is listed in the project's local config layer
- * as soon as its index is ready, so the hook sends web searches to it from then on. Progress goes to a record
+ * within a second of its index being ready, so the hook sends web searches to it from then on. Progress goes to a record
  * that `status`, `doctor` and `list_indexes` show (upkeep_progress.ts). `dependency_docs.auto: false` turns
  * it off; `index add --project` does the same by hand.
  */
