@@ -12,8 +12,11 @@
 
 export const ARTIFACT_ENTRY = "docsearch-hook.js";
 
-/** The main module, as the runtime names it (a `file:` URL from a checkout, the artifact or a binary). */
-const main = Deno.mainModule;
+/**
+ * The main module, as the runtime names it (a `file:` URL from a checkout, the artifact or a binary). A worker
+ * thread has none: programWorker names it the main thread's, so the program's modules are where they are there.
+ */
+const main = Deno.mainModule ?? (globalThis as { name?: string }).name ?? "";
 /** Running the artifact (from `deno run` or compiled), rather than the sources. */
 export const BUILT = main.endsWith(`/${ARTIFACT_ENTRY}`);
 
@@ -27,3 +30,7 @@ export const PROGRAM_ROOT = BUILT
 
 /** The specifier of one of the program's modules, by its path from the root without extension. */
 export const programModule = (path: string): string => `${PROGRAM_ROOT}${path}${BUILT ? ".js" : ".ts"}`;
+
+/** A worker thread running one of the program's modules (by its path, as programModule takes it). */
+export const programWorker = (path: string): Worker =>
+  new Worker(programModule(path), { type: "module", name: main });

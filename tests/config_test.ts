@@ -466,6 +466,37 @@ Deno.test("context: defaults, each layer overriding what it sets, bad values rep
   match(typo.problems[0], /^t\.json: context\.enabeld: unknown field, ignored/);
 });
 
+Deno.test("dependency_docs: on by default, a project's layer turning it off, bad values reported with a fix", () => {
+  assertEquals(resolveConfig([], false).dependencyDocs, { auto: true });
+  const off = resolveConfig([
+    layer("user.json", { dependency_docs: { auto: true } }),
+    layer("project.json", { dependency_docs: { auto: false } }),
+  ], false);
+  assertEquals([off.problems, off.dependencyDocs], [[], { auto: false }]);
+  // A layer that does not set it leaves the earlier one's.
+  assertEquals(
+    resolveConfig([layer("u.json", { dependency_docs: { auto: false } }), layer("p.json", {})], false)
+      .dependencyDocs,
+    { auto: false },
+  );
+  const wrong = resolveConfig([layer("w.json", { dependency_docs: { auto: "no" } })], true);
+  match(
+    wrong.problems[0],
+    /^w\.json: dependency_docs\.auto: .*dependency_docs section ignored \(fix: use true or false/,
+  );
+  assertEquals(wrong.dependencyDocs, { auto: true });
+  const notObject = resolveConfig([layer("n.json", { dependency_docs: false })], true);
+  match(
+    notObject.problems[0],
+    /^n\.json: dependency_docs: .*\(fix: use an object, e\.g\. "dependency_docs": /,
+  );
+  const typo = resolveConfig([layer("t.json", { dependency_docs: { automatic: false } })], true);
+  match(
+    typo.problems[0],
+    /^t\.json: dependency_docs\.automatic: unknown field, ignored \(did you mean "auto"\?\)/,
+  );
+});
+
 Deno.test("fetch_tools: defaults, a later layer's list replacing the earlier one, bad entries skipped with a fix", () => {
   const defaults = resolveConfig([], false).fetchTools;
   ok(defaults.includes("Bash") && defaults.includes("mcp__*__fetch"), defaults.join());

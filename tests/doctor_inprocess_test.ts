@@ -5,7 +5,8 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { run as doctor } from "../lib/doctor/doctor_command.ts";
 import { install } from "../lib/install/install_command.ts";
-import { type CapturedContext, type Machine, machine } from "./command_context.ts";
+import { writeProgress } from "../lib/project/upkeep_progress.ts";
+import { type CapturedContext, type Machine, machine, NOW } from "./command_context.ts";
 import { readFixture } from "./helpers.ts";
 
 const userConfigOf = (m: Machine) => `${m.home}/.claude/hooks/docsearch-config.json`;
@@ -126,4 +127,37 @@ Deno.test("doctor --json in process on a HOME without install: ok false, the reg
   const registration = report.checks.find((c: { name: string }) => c.name === "registration");
   assertEquals(registration.status, "fail");
   match(registration.fix, /^docsearch-hook install\b/);
+});
+
+Deno.test("doctor in process: the project's dependency docs as the upkeep's record says; a failure is a warning with a fix; no record, no line", async () => {
+  await using m = await machine();
+  await workingSetup(m);
+  const none = m.context();
+  await doctor({ values: {} }, none);
+  ok(!none.out.join("\n").includes("dependency docs"), none.out.join("\n"));
+
+  const record = {
+    project: m.project,
+    phase: "done" as const,
+    total: 3,
+    ready: 3,
+    built: 2,
+    missing: 0,
+    started: NOW - 65_000,
+    finished: NOW - 60_000,
+    updated: NOW - 60_000,
+  };
+  writeProgress("linux", m.state, record);
+  const done = m.context();
+  await doctor({ values: {} }, done);
+  match(
+    line(done, "dependency docs"),
+    new RegExp(`^✓ dependency docs: ${m.project}: up to date: 3 of 3 packages`),
+  );
+
+  writeProgress("linux", m.state, { ...record, phase: "failed", error: "zod 4.1.12: disk full" });
+  const failed = m.context();
+  await doctor({ values: {} }, failed);
+  match(line(failed, "dependency docs"), /^! dependency docs: .*: failed: zod 4\.1\.12: disk full;/);
+  match(fixOf(failed, "dependency docs"), /^run docsearch-hook index add --project in /);
 });

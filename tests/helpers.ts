@@ -6,6 +6,7 @@ import {
   type Database,
   DEFAULT_CAPTURE,
   DEFAULT_CONTEXT,
+  DEFAULT_DEPENDENCY_DOCS,
   DEFAULT_FETCH_TOOLS,
 } from "../lib/config/types.ts";
 import { fileUrlPath } from "../lib/paths.ts";
@@ -163,6 +164,7 @@ export function config(databases: Database[], escapeHatchTtlSeconds = 300): Conf
     fetchTools: [...DEFAULT_FETCH_TOOLS],
     capture: DEFAULT_CAPTURE,
     context: DEFAULT_CONTEXT,
+    dependencyDocs: DEFAULT_DEPENDENCY_DOCS,
     problems: [],
     files: [],
   };

@@ -6,6 +6,7 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { main as cli } from "../lib/cli/commands.ts";
 import { main as hook } from "../lib/hook/main.ts";
+import { writeProgress } from "../lib/project/upkeep_progress.ts";
 import { type CapturedContext, type Machine, machine, NOW, tree } from "./command_context.ts";
 import { event, readFixture } from "./helpers.ts";
 
@@ -133,4 +134,37 @@ Deno.test("status and the list of switches in process, with no state yet, create
   assertEquals([list.code, list.err], [0, ""]);
   match(list.out, /^What can be switched off for a session:\nFeatures:\n/);
   assertEquals(await tree(m.state), []);
+});
+
+Deno.test("status: how the upkeep of the project's dependency docs is doing, from its record; off when the config says so", async () => {
+  await using m = await configured();
+  const none = await run(["status"], m.context());
+  ok(!none.out.includes("Dependency docs"), none.out);
+
+  writeProgress("linux", m.state, {
+    project: m.project,
+    phase: "building",
+    total: 7,
+    ready: 3,
+    built: 2,
+    missing: 0,
+    started: NOW - 12_000,
+    updated: NOW - 1000,
+  });
+  const building = await run(["status"], m.context());
+  match(
+    building.out,
+    new RegExp(
+      `\nDependency docs of ${m.project}: building: 3 of 7 packages ready \\(2 built now, 1 before\\), for 12\\.0 s\n`,
+    ),
+  );
+  const json = JSON.parse((await run(["status", "--json"], m.context())).out);
+  assertEquals([json.dependencyDocs.project, json.dependencyDocs.ok], [m.project, true]);
+
+  await Deno.mkdir(`${m.project}/.claude`);
+  await Deno.writeTextFile(`${m.project}/.claude/docsearch.json`, '{"dependency_docs": {"auto": false}}');
+  match(
+    (await run(["status"], m.context())).out,
+    /\nDependency docs of .*: not kept up to date in the background \(dependency_docs\.auto is false; .*; the last build: building: 3 of 7/,
+  );
 });

@@ -16,9 +16,15 @@ import { eagerFunctions } from "./eager.ts";
  * main.ts, with the hook in it, is one file: `deno run` pays about 0.1 ms for every module it loads, and
  * split, the hook loaded 18 chunks it shares with the command line. The modules imported by computed
  * specifiers, the command line, the config's validation and the redirect's local answer, are split (their
- * common code in chunks), under lib/ as in the sources.
+ * common code in chunks), under lib/ as in the sources; so is the worker that builds dependency docs for the
+ * MCP server, which a thread loads by its path.
  */
-const SPLIT_ENTRIES = ["lib/cli/commands.ts", "lib/config/resolve.ts", "lib/answer/hook_answer.ts"];
+const SPLIT_ENTRIES = [
+  "lib/cli/commands.ts",
+  "lib/config/resolve.ts",
+  "lib/answer/hook_answer.ts",
+  "lib/project/upkeep_worker.ts",
+];
 
 const root = new URL("../../", import.meta.url);
 

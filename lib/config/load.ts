@@ -40,6 +40,7 @@ function isCachedConfig(value: unknown): value is Config {
     isStringList(config.problems) &&
     isStringList(config.fetchTools) &&
     typeof context?.enabled === "boolean" && typeof context.maxChars === "number" &&
+    typeof config.dependencyDocs?.auto === "boolean" &&
     typeof context.sessionStart === "boolean" && typeof context.userPrompt === "boolean" &&
     typeof capture?.enabled === "boolean" && typeof capture.retentionDays === "number" &&
     isStringList(capture.skipTools) && isStringList(capture.excludeFiles) &&

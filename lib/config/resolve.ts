@@ -16,8 +16,10 @@ import {
   type Database,
   DEFAULT_CAPTURE,
   DEFAULT_CONTEXT,
+  DEFAULT_DEPENDENCY_DOCS,
   DEFAULT_ESCAPE_HATCH_TTL_SECONDS,
   DEFAULT_FETCH_TOOLS,
+  type DependencyDocsConfig,
   type RedactRule,
 } from "./types.ts";
 
@@ -49,6 +51,8 @@ const HINTS: Record<string, string> = {
   max_chars: "use a whole number of characters from 100 to 10000, e.g. 1500",
   session_start: "use true or false",
   user_prompt: "use true or false",
+  dependency_docs: 'use an object, e.g. "dependency_docs": {"auto": false}',
+  auto: "use true or false: false stops building dependency docs in the background",
 };
 
 const nonEmpty = z.string().trim().min(1);
@@ -98,6 +102,10 @@ const contextSection = z.object({
   user_prompt: z.boolean().optional(),
 });
 
+const dependencyDocsSection = z.object({
+  auto: z.boolean().optional(),
+});
+
 const redactPattern = z.union([
   z.string().min(1),
   z.object({
@@ -129,10 +137,12 @@ const TOP_LEVEL_KEYS = new Set([
   "fetch_tools",
   "capture",
   "context",
+  "dependency_docs",
 ]);
 const ENTRY_KEYS = new Set(Object.keys(databaseEntry.shape));
 const CAPTURE_KEYS = new Set(Object.keys(captureSection.shape));
 const CONTEXT_KEYS = new Set(Object.keys(contextSection.shape));
+const DEPENDENCY_DOCS_KEYS = new Set(Object.keys(dependencyDocsSection.shape));
 
 function problem(file: string, path: readonly PropertyKey[], message: string): string {
   const field = [...path].reverse().find((key): key is string => typeof key === "string" && key in HINTS);
@@ -180,6 +190,7 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
   let fetchTools = [...DEFAULT_FETCH_TOOLS];
   const capture: CaptureConfig = structuredClone(DEFAULT_CAPTURE);
   const context: ContextConfig = { ...DEFAULT_CONTEXT };
+  const dependencyDocs: DependencyDocsConfig = { ...DEFAULT_DEPENDENCY_DOCS };
 
   for (const layer of layers) {
     const file = layer.path;
@@ -224,6 +235,9 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
     }
     if (root.capture !== undefined) problems.push(...mergeCapture(capture, file, root.capture));
     if (root.context !== undefined) problems.push(...mergeContext(context, file, root.context));
+    if (root.dependency_docs !== undefined) {
+      problems.push(...mergeDependencyDocs(dependencyDocs, file, root.dependency_docs));
+    }
     if (root.databases === undefined) continue;
     if (!Array.isArray(root.databases)) {
       problems.push(problem(file, ["databases"], "not a list; file skipped"));
@@ -294,7 +308,17 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
       source,
     });
   }
-  return { databases, escapeHatchTtlSeconds, answerMaxChars, fetchTools, capture, context, problems, files };
+  return {
+    databases,
+    escapeHatchTtlSeconds,
+    answerMaxChars,
+    fetchTools,
+    capture,
+    context,
+    dependencyDocs,
+    problems,
+    files,
+  };
 }
 
 /**
@@ -357,6 +381,15 @@ function mergeContext(context: ContextConfig, file: string, raw: unknown): strin
   context.sessionStart = section.session_start ?? context.sessionStart;
   context.userPrompt = section.user_prompt ?? context.userPrompt;
   return unknownKeys(file, base, raw as Record<string, unknown>, CONTEXT_KEYS);
+}
+
+/** Each layer overrides the fields it sets: a project can turn the background builds off for itself. */
+function mergeDependencyDocs(dependencyDocs: DependencyDocsConfig, file: string, raw: unknown): string[] {
+  const base = ["dependency_docs"];
+  const parsed = dependencyDocsSection.safeParse(raw);
+  if (!parsed.success) return zodProblems(file, base, parsed.error, "dependency_docs section ignored");
+  dependencyDocs.auto = parsed.data.auto ?? dependencyDocs.auto;
+  return unknownKeys(file, base, raw as Record<string, unknown>, DEPENDENCY_DOCS_KEYS);
 }
 
 function definedFields(entry: DatabaseEntry): Partial<DatabaseEntry> {

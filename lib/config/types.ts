@@ -45,6 +45,12 @@ export interface ContextConfig {
   userPrompt: boolean;
 }
 
+/** The docs of the project's dependencies, which the MCP server keeps built while a session runs there. */
+export interface DependencyDocsConfig {
+  /** Built when missing and rebuilt after an install, in the background; off: only `index add --project`. */
+  auto: boolean;
+}
+
 export interface Config {
   databases: Database[];
   escapeHatchTtlSeconds: number;
@@ -61,6 +67,7 @@ export interface Config {
   fetchTools: string[];
   capture: CaptureConfig;
   context: ContextConfig;
+  dependencyDocs: DependencyDocsConfig;
   /** One line per problem: file, JSON path, what is wrong and how to fix it. */
   problems: string[];
   /** The config files that exist and were read, in layer order. */
@@ -100,3 +107,5 @@ export const DEFAULT_CONTEXT: ContextConfig = {
   sessionStart: true,
   userPrompt: true,
 };
+
+export const DEFAULT_DEPENDENCY_DOCS: DependencyDocsConfig = { auto: true };

@@ -89,6 +89,27 @@ export function killSwitchCheck(env: Env): Check {
     : ok("kill switch", "DOCSEARCH_HOOK_DISABLED is not set");
 }
 
+/**
+ * The background upkeep of the project's dependency docs (project/upkeep.ts), as its record says; no line when
+ * there is nothing to say (no session has kept them here, and the config does not turn it off).
+ */
+export function dependencyDocsCheck(
+  project: string,
+  upkeep: { ok: boolean; text: string } | undefined,
+): Check[] {
+  if (upkeep === undefined) return [];
+  const name = "dependency docs";
+  const message = `${project}: ${upkeep.text}`;
+  return [
+    upkeep.ok ? ok(name, message) : warn(
+      name,
+      message,
+      `run docsearch-hook index add --project in ${project} to build them now and see any error; the next ` +
+        "session there tries again by itself",
+    ),
+  ];
+}
+
 // ---- registration ----------------------------------------------------------------------------------------
 
 export interface SettingsFile {

@@ -6,11 +6,13 @@
  */
 import type { CommandContext } from "../cli/context.ts";
 import { homeDir } from "../paths.ts";
+import { describeUpkeep, readProgress, upkeepProject } from "../project/upkeep_progress.ts";
 import {
   binaryCheck,
   type Check,
   configChecks,
   databaseChecks,
+  dependencyDocsCheck,
   duplicateKeywordChecks,
   killSwitchCheck,
   mcpChecks,
@@ -33,6 +35,9 @@ export async function run({ values }: DoctorArgs, context: CommandContext): Prom
   const { env, os } = context;
   const facts = gatherFacts(values.config, context);
   const { config, files, mcp } = facts;
+  // The project whose dependency docs a session here keeps.
+  const project = upkeepProject(context) ?? context.cwd;
+  const progress = context.stateDir === undefined ? undefined : readProgress(os, context.stateDir, project);
   const checks: Check[] = [
     binaryCheck(facts.self, facts.runtime, files),
     ...registrationChecks(facts.settings, facts.selfRegistered, files, facts.own, facts.plugin),
@@ -41,6 +46,7 @@ export async function run({ values }: DoctorArgs, context: CommandContext): Prom
     ...databaseChecks(config, homeDir(env, os), files, os, context.stateDir),
     ...unreadableMcpFileChecks(mcp.unreadable),
     ...mcpChecks(config, mcp.servers, mcp.lookedIn),
+    ...dependencyDocsCheck(project, describeUpkeep(config.dependencyDocs.auto, progress, context.now())),
     await stateCheck(STATE_LOCK_WAIT_MS, context),
     killSwitchCheck(env),
     await selfTest(values.config, config, facts.agent),

@@ -2,7 +2,8 @@
  * `docsearch-hook mcp`: the local documentation indexes served to the agent over MCP on stdio, with the tools
  * `search` and `list_indexes`. stdout is the protocol, so nothing else may write there: problems go to
  * stderr, and a tool's failure goes back to the agent as its result. Runs until the agent closes stdin and
- * every request read before that is answered.
+ * every request read before that is answered. Meanwhile it keeps the docs of the project's dependencies built
+ * (project/upkeep.ts): the agent starts it per session in the project's folder.
  */
 // The SDK's `./*` export maps `server/mcp.js` to types at `server/mcp.js.d.ts`, which do not exist: without
 // these the type checker would see `any`.
@@ -17,6 +18,7 @@ import { loadConfig } from "../config/load.ts";
 import type { Database } from "../config/types.ts";
 import { indexNames, indexSummaries } from "../docs/indexes.ts";
 import { formatResults, searchPhrasings, targetIndexes } from "../docs/search.ts";
+import { describeProgress, readProgress, upkeepProject } from "../project/upkeep_progress.ts";
 import { SERVER_NAME } from "../docs/built_in.ts";
 import { VERSION } from "../version.ts";
 import { LineTransport } from "./transport.ts";
@@ -149,9 +151,22 @@ async function databasesByIndex(context: CommandContext): Promise<Map<string, Da
   return byIndex;
 }
 
+/** How the upkeep of this project's dependency docs is doing, when it has been at work here. */
+function dependencyDocsLine(context: CommandContext): string | undefined {
+  const { os, stateDir } = context;
+  const project = upkeepProject(context);
+  const progress = stateDir === undefined || project === undefined
+    ? undefined
+    : readProgress(os, stateDir, project);
+  return progress &&
+    `Dependency docs of this project (${project}): ${describeProgress(progress, context.now()).text}`;
+}
+
 async function listIndexes(context: CommandContext): Promise<string> {
+  const upkeep = dependencyDocsLine(context);
+  const after = upkeep === undefined ? "" : `\n\n${upkeep}`;
   const summaries = indexSummaries(context);
-  if (summaries.length === 0) return NO_INDEXES;
+  if (summaries.length === 0) return NO_INDEXES + after;
   const databases = await databasesByIndex(context);
   const lines = summaries.map((summary) => {
     if ("problem" in summary) return `- ${summary.name}: cannot be read (${summary.problem})`;
@@ -167,7 +182,9 @@ async function listIndexes(context: CommandContext): Promise<string> {
     ].join("\n");
   });
   return `${count(summaries.length, "local documentation index", "local documentation indexes")} ` +
-    `(search one with search {"index": "<name>", "query": "…"}, or all with "all"):\n${lines.join("\n")}`;
+    `(search one with search {"index": "<name>", "query": "…"}, or all with "all"):\n${
+      lines.join("\n")
+    }${after}`;
 }
 
 /** Serves the context's indexes on its stdin and stdout until the input ends and all it asked is answered. */
@@ -191,6 +208,11 @@ export async function run(context: CommandContext): Promise<number> {
   const closed = new Promise<void>((resolve) => server.server.onclose = resolve);
   server.server.onerror = (error) => context.stderr(`docsearch-hook mcp: ${error.message}`);
   await server.connect(new LineTransport(context.stdin, context.stdout));
+  // After connect, and loaded only then (the package readers are a third of the server's modules): the agent
+  // waits for the server's first answers, not for a look at the project.
+  const { startUpkeep } = await import("../project/upkeep.ts");
+  const upkeep = startUpkeep(context, (line) => context.stderr(`docsearch-hook mcp: ${line}`));
   await closed;
+  await upkeep.stop();
   return 0;
 }

@@ -11,8 +11,10 @@ import { Problem } from "../errors.ts";
 import { type PackageEntry, withPackageEntries } from "../docs/config_entry.ts";
 import { indexesDir, indexFile, type IndexHome } from "../docs/indexes.ts";
 import { DocsIndex } from "../docs/store.ts";
+import { isFile } from "../files.ts";
 import { hash53 } from "../hash.ts";
-import { join, resolvePath } from "../paths.ts";
+import { type Env, join, type OS, resolvePath } from "../paths.ts";
+import { buildLock } from "./build_lock.ts";
 import { recordLockfile } from "./stamp.ts";
 import { packageKeywords } from "./keywords.ts";
 import { denoDependencies } from "./deno.ts";
@@ -37,7 +39,7 @@ import { editConfig } from "../docs/index_config.ts";
 export const THIN_WORDS = 1000;
 
 /** The prefixes of the index names this command gives, which mark the config entries it manages. */
-const PREFIXES = ["npm-", "pypi-", "go-", "crates-"];
+export const PREFIXES = ["npm-", "pypi-", "go-", "crates-"];
 
 /** How each ecosystem's packages are read, and what their docs are made of (the entry's description says). */
 const ECOSYSTEMS = {
@@ -65,19 +67,39 @@ export function packageIndexName(pkg: Pick<InstalledPackage, "ecosystem" | "name
   return plain.length <= 64 ? plain : `${plain.slice(0, 49)}-${hash53(plain)}`;
 }
 
+const packageId = (pkg: InstalledPackage) => `${pkg.ecosystem}:${pkg.name}@${pkg.version}`;
+
+/**
+ * The index of this package@version when it was built before (by any project), with its words; undefined when
+ * it was not, or not to the end. Nothing is created: a reader's question.
+ */
+export function indexedBefore(
+  home: IndexHome,
+  pkg: InstalledPackage,
+): { name: string; words: number } | undefined {
+  const name = packageIndexName(pkg);
+  const file = indexFile(home, name);
+  if (!isFile(file)) return undefined;
+  const index = DocsIndex.open(file);
+  try {
+    return !index.isOutdated && index.meta("package") === packageId(pkg)
+      ? { name, words: Number(index.meta("words") ?? 0) }
+      : undefined;
+  } finally {
+    index.close();
+  }
+}
+
 /** The index of this package@version: reused when it is there (another project built it), else built. */
-function packageIndex(
+export function packageIndex(
   home: IndexHome,
   pkg: InstalledPackage,
 ): { name: string; words: number; reused: boolean } {
+  const before = indexedBefore(home, pkg);
+  if (before !== undefined) return { ...before, reused: true };
   const name = packageIndexName(pkg);
-  const file = indexFile(home, name);
-  const id = `${pkg.ecosystem}:${pkg.name}@${pkg.version}`;
-  const index = DocsIndex.open(file);
+  const index = DocsIndex.open(indexFile(home, name));
   try {
-    if (!index.isOutdated && index.meta("package") === id) {
-      return { name, words: Number(index.meta("words") ?? 0), reused: true };
-    }
     // Unmarked first: a build cut short is never taken for this package's finished index.
     index.deleteMeta("package");
     index.upgrade();
@@ -86,12 +108,40 @@ function packageIndex(
     index.setMeta("root", pkg.dir);
     index.setMeta("words", String(words));
     // Last: an interrupted build is not taken for a finished one next time.
-    index.setMeta("package", id);
+    index.setMeta("package", packageId(pkg));
     return { name, words, reused: false };
   } finally {
     index.close();
   }
 }
+
+/**
+ * The config entry that sends web searches about the package to its index; undefined when its docs are too
+ * thin to answer from (THIN_WORDS).
+ */
+export function packageEntry(
+  home: IndexHome,
+  pkg: InstalledPackage,
+  index: { name: string; words: number },
+  packages: readonly InstalledPackage[],
+): PackageEntry | undefined {
+  if (index.words < THIN_WORDS) return undefined;
+  // An entry is known by its name: the npm package semver and the Rust crate semver are two.
+  const shared = packages.some((other) => other !== pkg && other.name === pkg.name);
+  return {
+    name: shared ? `${pkg.name} (${pkg.ecosystem})` : pkg.name,
+    index: index.name,
+    path: indexFile(home, index.name),
+    keywords: packageKeywords(ECOSYSTEMS[pkg.ecosystem].keywords, pkg.name),
+    description: `${pkg.name} ${pkg.version}, ${pkg.origin ?? "as installed in this project"} (${
+      ECOSYSTEMS[pkg.ecosystem].holds
+    })`,
+  };
+}
+
+/** The project's own config layer, not committed, which lists its packages' indexes. */
+export const localConfigPath = (os: OS, project: string): string =>
+  join(os, project, ".claude", "docsearch.local.json");
 
 /**
  * A project with several manifests: node_modules' copy of an npm package wins over Deno's cache, as Deno's
@@ -116,14 +166,15 @@ function merged(found: (ProjectDependencies | undefined)[]): ProjectDependencies
   };
 }
 
-/** Indexes the docs of the direct dependencies of the project in `dir` (relative to the context's folder). */
-export function addProject(
-  context: CommandContext,
-  dir: string | undefined,
-  values: { "no-config"?: boolean; config?: string },
-): void {
-  const { env, os, stdout: print, stderr: printError } = context;
-  const project = resolvePath(context.cwd, dir ?? ".", os);
+/**
+ * The direct dependencies of the project in the folder `project`, installed, from all its manifests; undefined
+ * when it has none. Python's own reading beside them, for what it says of the environment.
+ */
+export function installedDependencies(
+  project: string,
+  env: Env,
+  os: OS,
+): { dependencies?: ProjectDependencies; python?: ReturnType<typeof pythonDependencies> } {
   const python = pythonDependencies(project, env, os);
   const dependencies = merged([
     npmDependencies(project, os),
@@ -132,6 +183,18 @@ export function addProject(
     goDependencies(project, env, os),
     rustDependencies(project, env, os),
   ]);
+  return { dependencies, python };
+}
+
+/** Indexes the docs of the direct dependencies of the project in `dir` (relative to the context's folder). */
+export function addProject(
+  context: CommandContext,
+  dir: string | undefined,
+  values: { "no-config"?: boolean; config?: string },
+): void {
+  const { env, os, stdout: print, stderr: printError } = context;
+  const project = resolvePath(context.cwd, dir ?? ".", os);
+  const { dependencies, python } = installedDependencies(project, env, os);
   if (dependencies === undefined) {
     throw new Problem(
       `no package.json, deno.json, pyproject.toml, requirements.txt, Pipfile, go.mod or Cargo.toml in ${project}`,
@@ -150,31 +213,32 @@ export function addProject(
   if (noPython !== undefined && dependencies.packages.length === 0) {
     throw new Problem(noPython.problem, noPython.hint);
   }
-  ensurePrivateDir(indexesDir(context));
+  const indexes = indexesDir(context);
+  ensurePrivateDir(indexes);
   const entries: PackageEntry[] = [];
   const lines: string[] = [];
   let built = 0;
-  for (const pkg of dependencies.packages) {
-    const { name, words, reused } = packageIndex(context, pkg);
-    if (!reused) built++;
-    const thin = words < THIN_WORDS;
-    lines.push(
-      `  ${pkg.name} ${pkg.version}: ${count(words, "word")}${reused ? " (indexed before)" : ""}${
-        thin ? ", too little to answer from: searchable, web searches not redirected" : ""
-      }`,
-    );
-    if (thin) continue;
-    // An entry is known by its name: the npm package semver and the Rust crate semver are two.
-    const shared = dependencies.packages.some((other) => other !== pkg && other.name === pkg.name);
-    entries.push({
-      name: shared ? `${pkg.name} (${pkg.ecosystem})` : pkg.name,
-      index: name,
-      path: indexFile(context, name),
-      keywords: packageKeywords(ECOSYSTEMS[pkg.ecosystem].keywords, pkg.name),
-      description: `${pkg.name} ${pkg.version}, ${pkg.origin ?? "as installed in this project"} (${
-        ECOSYSTEMS[pkg.ecosystem].holds
-      })`,
-    });
+  const lock = buildLock(
+    os,
+    indexes,
+    () => printError("docsearch-hook index: another build of dependency docs is running; waiting for it"),
+  );
+  try {
+    for (const pkg of dependencies.packages) {
+      const index = packageIndex(context, pkg);
+      if (!index.reused) built++;
+      const entry = packageEntry(context, pkg, index, dependencies.packages);
+      lines.push(
+        `  ${pkg.name} ${pkg.version}: ${count(index.words, "word")}${
+          index.reused ? " (indexed before)" : ""
+        }${
+          entry === undefined ? ", too little to answer from: searchable, web searches not redirected" : ""
+        }`,
+      );
+      if (entry !== undefined) entries.push(entry);
+    }
+  } finally {
+    lock.release();
   }
   print(
     `Indexed the docs of ${
@@ -184,7 +248,7 @@ export function addProject(
     } indexed before):\n${lines.join("\n")}`,
   );
   if (!values["no-config"]) {
-    const config = values.config ?? join(os, project, ".claude", "docsearch.local.json");
+    const config = values.config ?? localConfigPath(os, project);
     const change = editConfig(
       config,
       (current) => withPackageEntries(current, entries, PREFIXES),

@@ -36,18 +36,31 @@ export function recordLockfile(os: OS, stateDir: string, project: string, lockfi
   Deno.writeTextFileSync(file, JSON.stringify(stamp));
 }
 
+function readStamp(os: OS, stateDir: string, project: string): LockStamp | undefined {
+  try {
+    const stamp: LockStamp = JSON.parse(Deno.readTextFileSync(stampFile(os, stateDir, project)));
+    return stamp?.project === project && typeof stamp.lockfile === "string" ? stamp : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const unchanged = (stamp: LockStamp) => {
+  const now = stat(stamp.lockfile);
+  return now?.size === stamp.size && now.mtime === stamp.mtime;
+};
+
 /**
  * The lockfile, when it changed (or went) since the project's dependency docs were indexed; undefined when it
  * did not, or when they never were. A stamp that cannot be read says nothing.
  */
 export function changedLockfile(os: OS, stateDir: string, project: string): string | undefined {
-  let stamp: LockStamp;
-  try {
-    stamp = JSON.parse(Deno.readTextFileSync(stampFile(os, stateDir, project)));
-  } catch {
-    return undefined;
-  }
-  if (stamp?.project !== project || typeof stamp.lockfile !== "string") return undefined;
-  const now = stat(stamp.lockfile);
-  return now?.size === stamp.size && now.mtime === stamp.mtime ? undefined : stamp.lockfile;
+  const stamp = readStamp(os, stateDir, project);
+  return stamp === undefined || unchanged(stamp) ? undefined : stamp.lockfile;
+}
+
+/** Whether the project's dependency docs were indexed from `lockfile` as it is now. */
+export function indexedFrom(os: OS, stateDir: string, project: string, lockfile: string): boolean {
+  const stamp = readStamp(os, stateDir, project);
+  return stamp?.lockfile === lockfile && unchanged(stamp);
 }

@@ -1,7 +1,9 @@
 /** `docsearch-hook status`: what is on and off for a session, and why. */
 import type { CommandContext } from "../cli/context.ts";
+import { projectDirectory } from "../config/layers.ts";
 import type { Config } from "../config/types.ts";
 import type { Env } from "../paths.ts";
+import { describeUpkeep, readProgress } from "../project/upkeep_progress.ts";
 import { type Candidate, switchCandidates } from "./names.ts";
 import { killSwitchOn, NO_SWITCHES, offReason, type SessionSwitches } from "./switches.ts";
 import { describeSession, SESSION_HINT, type SessionChoice, sessionLook } from "./session_target.ts";
@@ -56,6 +58,8 @@ export interface StatusReport {
   killSwitch: boolean;
   switches: SwitchLine[];
   configFiles: string[];
+  /** How the background upkeep of the project's dependency docs is doing, when there is something to say. */
+  dependencyDocs?: { project: string; ok: boolean; text: string };
 }
 
 export function statusReport(
@@ -86,6 +90,9 @@ export function formatStatus(report: StatusReport): string {
       : `No session found for this directory (${SESSION_HINT}); showing what holds for every session:`,
     formatLines(report.switches, true),
   ];
+  if (report.dependencyDocs) {
+    lines.push(`Dependency docs of ${report.dependencyDocs.project}: ${report.dependencyDocs.text}`);
+  }
   if (report.killSwitch) {
     lines.push("DOCSEARCH_HOOK_DISABLED is set: every hook action is a silent allow, in every session.");
   }
@@ -103,6 +110,15 @@ export interface StatusArgs {
 export function run({ values }: StatusArgs, context: CommandContext): number {
   const { choice, config } = sessionLook(values, context);
   const report = statusReport(config, choice, context.env, context.now());
+  // The session's project, as its config was looked up for.
+  const project = projectDirectory(context.env, choice?.row?.cwd ?? context.cwd);
+  if (project !== undefined) {
+    const progress = context.stateDir === undefined
+      ? undefined
+      : readProgress(context.os, context.stateDir, project);
+    const upkeep = describeUpkeep(config.dependencyDocs.auto, progress, context.now());
+    if (upkeep !== undefined) report.dependencyDocs = { project, ...upkeep };
+  }
   context.stdout(values.json ? JSON.stringify(report, null, 2) : formatStatus(report));
   return 0;
 }

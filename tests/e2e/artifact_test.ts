@@ -33,13 +33,57 @@ async function withConfig(box: Sandbox) {
   );
 }
 
+/**
+ * The artifact's MCP server, held open in a project as the agent holds it, builds the project's dependency
+ * docs: its worker thread loads from dist/lib as the server's other modules do.
+ */
+async function upkeepBuilds(entry: string, box: Sandbox): Promise<void> {
+  const project = `${box.home}/app`;
+  const words = Array.from({ length: 1200 }, (_, i) => `alphaword${i}`).join(" ");
+  await Deno.mkdir(`${project}/node_modules/alpha`, { recursive: true });
+  await Deno.writeTextFile(`${project}/node_modules/alpha/README.md`, `# alpha\n\n${words}\n`);
+  await Deno.writeTextFile(
+    `${project}/node_modules/alpha/package.json`,
+    '{"name": "alpha", "version": "1.0.0"}',
+  );
+  await Deno.writeTextFile(`${project}/package.json`, '{"dependencies": {"alpha": "1.0.0"}}');
+  const server = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", "--no-config", entry, "mcp"],
+    cwd: project,
+    env: { ...box.env, DOCSEARCH_HOME: `${box.home}/state-upkeep` },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const input = server.stdin.getWriter();
+  const local = `${project}/.claude/docsearch.local.json`;
+  const start = performance.now();
+  while (!(await exists(local)) && performance.now() - start < 30_000) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await input.close();
+  const { code, stderr } = await server.output();
+  const log = new TextDecoder().decode(stderr);
+  assertEquals(code, 0, log);
+  match(log, /: alpha 1\.0\.0 indexed \(\d+ words\)/);
+  match(await Deno.readTextFile(local), /"index": "npm-alpha-1\.0\.0"/);
+}
+
 Deno.test("the built artifact answers as the modules do, and runs every command's modules", async () => {
   const outdir = `.cache/artifact-test-${crypto.randomUUID()}`;
   try {
     const entry = await build(outdir);
     assertEquals(entry, `${ROOT}${outdir}/${ARTIFACT_ENTRY}`);
     // The modules imported by computed specifiers, at their sources' paths: compile.ts embeds dist/lib.
-    for (const module of ["lib/cli/commands.js", "lib/config/resolve.js", "lib/answer/hook_answer.js"]) {
+    for (
+      const module of [
+        "lib/cli/commands.js",
+        "lib/config/resolve.js",
+        "lib/answer/hook_answer.js",
+        "lib/project/upkeep_worker.js",
+      ]
+    ) {
       assertEquals(await exists(`${ROOT}${outdir}/${module}`), true, module);
     }
     await using box = await sandbox();
@@ -76,6 +120,7 @@ Deno.test("the built artifact answers as the modules do, and runs every command'
     // The MCP SDK loads, and the server ends with its input.
     const mcp = await artifact(["mcp"], state);
     assertEquals(mcp.code, 0, mcp.stderr);
+    await upkeepBuilds(entry, box);
     const install = await artifact(["install", "--dry-run"], state);
     assertEquals(install.code, 0, install.stderr);
     match(

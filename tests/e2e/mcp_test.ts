@@ -14,7 +14,6 @@ import {
   exists,
   listDir,
   REGISTERED,
-  ROOT,
   runCli,
   runProgram,
   type Sandbox,
@@ -58,7 +57,8 @@ async function connect(box: Sandbox, command = [...SELF, "mcp"]): Promise<Connec
     args: command.slice(1),
     // The SDK adds a few of this process's variables (HOME, PATH …); these win. USERPROFILE: Windows' home.
     env: { ...box.env, USERPROFILE: box.home },
-    cwd: ROOT,
+    // A folder with no project in it: the server would keep the dependency docs of a project it runs in.
+    cwd: box.home,
     stderr: "pipe",
   });
   let stderr = "";

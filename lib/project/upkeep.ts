@@ -1,0 +1,429 @@
+/**
+ * The docs of a project's dependencies kept up to date while an agent session runs there, with nothing typed.
+ * The MCP server runs this after it connects: the agent starts the server per session, in the project's
+ * folder, and it lives as long as the session, where a hook event lasts milliseconds and must not wait.
+ *
+ * Every few seconds it stats what an install changes (install_state.ts). When the installed dependencies are
+ * not what their docs were last built from (the lockfile's stamp, stamp.ts), it waits for the install to be
+ * done, takes the machine's build lock (build_lock.ts), and builds the indexes that are missing in a worker
+ * thread (upkeep_worker.ts), so that the server answers `search` throughout; an index built before, for any
+ * project, at that package@version costs nothing. Each package is listed in the project's local config layer
+ * within a second of its index being ready, so the hook sends web searches to it from then on. Progress goes to a record
+ * that `status`, `doctor` and `list_indexes` show (upkeep_progress.ts). `dependency_docs.auto: false` turns
+ * it off; `index add --project` does the same by hand.
+ */
+import type { CommandContext } from "../cli/context.ts";
+import { count } from "../cli/io.ts";
+import { configLocation } from "../config/layers.ts";
+import { loadConfig } from "../config/load.ts";
+import { type PackageEntry, withPackageEntries } from "../docs/config_entry.ts";
+import { indexesDir, type IndexHome } from "../docs/indexes.ts";
+import { messageOf } from "../errors.ts";
+import { applySettings, planSettings } from "../install/json_file.ts";
+import { programWorker } from "../program.ts";
+import { tryBuildLock } from "./build_lock.ts";
+import { indexedBefore, localConfigPath, packageEntry, PREFIXES } from "./index_project.ts";
+import {
+  type Clock,
+  type InstallState,
+  installState,
+  settled,
+  type SettleTiming,
+  unchangedSince,
+} from "./install_state.ts";
+import type { InstalledPackage } from "./npm.ts";
+import { indexedFrom, recordLockfile } from "./stamp.ts";
+import {
+  duration,
+  HEARTBEAT_MS,
+  readProgress,
+  STALE_MS,
+  type UpkeepProgress,
+  upkeepProject,
+  writeProgress,
+} from "./upkeep_progress.ts";
+import type { BuildReply, BuildRequest } from "./upkeep_worker.ts";
+
+export interface UpkeepTiming {
+  /** From connect to the first look: the agent's first requests come first. */
+  startMs: number;
+  /** How often the project is looked at for an install. */
+  pollMs: number;
+  settle: SettleTiming;
+  /** How often a build waiting for another one tries the lock again. */
+  lockPollMs: number;
+}
+
+export const UPKEEP_TIMING: UpkeepTiming = {
+  startMs: 500,
+  pollMs: 2000,
+  settle: { quietMs: 3000, pollMs: 500, maxMs: 10 * 60_000 },
+  lockPollMs: 1000,
+};
+
+export interface Upkeep {
+  /** Calls it off and waits for it to end; a package being built then is built again next time. */
+  stop(): Promise<void>;
+}
+
+/** Thrown into a round when the upkeep is called off. */
+class Stopped extends Error {}
+
+/** A wait that ends early, with false, when `signal` calls it off. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const abort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", abort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener("abort", abort, { once: true });
+  });
+}
+
+/** Builds the packages' indexes in a worker thread; `onReply` hears of each as it is ready. */
+function buildInWorker(
+  request: BuildRequest,
+  signal: AbortSignal,
+  onReply: (reply: BuildReply) => void,
+): Promise<void> {
+  if (signal.aborted) return Promise.reject(new Stopped());
+  return new Promise((resolve, reject) => {
+    const worker = programWorker("lib/project/upkeep_worker");
+    let replies = 0;
+    const end = (error?: unknown) => {
+      worker.terminate();
+      signal.removeEventListener("abort", abort);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const abort = () => end(new Stopped());
+    signal.addEventListener("abort", abort, { once: true });
+    worker.onmessage = ({ data }: MessageEvent<BuildReply>) => {
+      try {
+        onReply(data);
+      } catch (error) {
+        return end(error);
+      }
+      if (++replies === request.packages.length) end();
+    };
+    worker.onerror = (event) => {
+      // Handled here: left alone, a worker's uncaught error would end the server too.
+      event.preventDefault();
+      end(new Error(`the build stopped: ${event.message}`));
+    };
+    worker.onmessageerror = () => end(new Error("a build's answer could not be read"));
+    worker.postMessage(request);
+  });
+}
+
+/**
+ * The local config layer is rewritten at most this often during a build: the hook's next event after a change
+ * validates the config again (about 20 ms more for that event, measured), where a build lists a package every
+ * 0.1 s on average.
+ */
+const CONFIG_EVERY_MS = 1000;
+
+/** The state of a project whose manifests went away mid-wait: nothing installed. */
+const NOTHING: InstallState = {
+  dependencies: { packages: [], missing: [] },
+  key: "",
+  newest: 0,
+  watched: [],
+  stats: "",
+};
+
+/**
+ * Starts looking after the dependency docs of the context's project; `log` hears of each package built and of
+ * what went wrong (the MCP server's stderr, which the agent keeps in its logs).
+ */
+export function startUpkeep(
+  context: CommandContext,
+  log: (line: string) => void,
+  timing: UpkeepTiming = UPKEEP_TIMING,
+): Upkeep {
+  const project = upkeepProject(context);
+  const { stateDir } = context;
+  if (stateDir === undefined || project === undefined) return { stop: () => Promise.resolve() };
+  return keepUp(context, project, stateDir, log, timing);
+}
+
+function keepUp(
+  context: CommandContext,
+  project: string,
+  stateDir: string,
+  log: (line: string) => void,
+  timing: UpkeepTiming,
+): Upkeep {
+  const { env, os, now } = context;
+  const home: IndexHome = { os, stateDir };
+  const controller = new AbortController();
+  const { signal } = controller;
+  const clock: Clock = { now, sleep: (ms) => sleep(ms, signal) };
+  const look = () => installState(project, env, os);
+
+  /** The state last looked at: while its stats hold, nothing is read again. */
+  let known: InstallState | undefined;
+  /** The state the last round was for: not tried again until something changes. */
+  let tried: string | undefined;
+  /** The last failure to read the project, said once. */
+  let unreadable: string | undefined;
+
+  const needed = (state: InstallState) =>
+    state.key !== tried &&
+    !(state.dependencies.lockfile !== undefined &&
+      indexedFrom(os, stateDir, project, state.dependencies.lockfile));
+
+  async function autoOn(): Promise<boolean> {
+    try {
+      const location = configLocation(undefined, env, os, project);
+      return (await loadConfig(location, stateDir, os, now())).dependencyDocs.auto;
+    } catch {
+      // The config's problems are doctor's to tell; the default holds meanwhile.
+      return true;
+    }
+  }
+
+  async function poll(): Promise<void> {
+    if (known !== undefined && unchangedSince(known)) return;
+    let state: InstallState | undefined;
+    try {
+      state = look();
+      unreadable = undefined;
+    } catch (error) {
+      if (messageOf(error) !== unreadable) {
+        log(`dependency docs of ${project} not built: ${messageOf(error)}`);
+      }
+      unreadable = messageOf(error);
+      return;
+    }
+    known = state;
+    if (state === undefined || !needed(state)) return;
+    if (!await autoOn()) {
+      tried = state.key;
+      return;
+    }
+    await round(state);
+  }
+
+  /**
+   * The project's local config layer, listing the packages ready so far: written at once, then at most every
+   * CONFIG_EVERY_MS (the entries ready meanwhile together), and backed up at the round's first change.
+   */
+  function configWriter() {
+    const path = localConfigPath(os, project);
+    let changed = false;
+    let failed: string | undefined;
+    let written = -Infinity;
+    let pending: PackageEntry[] | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      const entries = pending;
+      pending = undefined;
+      if (entries === undefined || failed !== undefined) return;
+      written = now();
+      try {
+        const plan = planSettings(path, (config) => {
+          const result = withPackageEntries(config, entries, PREFIXES);
+          return { settings: result.config, changed: result.change !== "unchanged" };
+        });
+        if (!plan.merge.changed) return;
+        // The round's first write keeps the user's file; the later ones change only what that one wrote.
+        applySettings(changed ? { ...plan, chained: true } : plan, context);
+        changed = true;
+      } catch (error) {
+        failed = `${path} was not updated: ${messageOf(error)}`;
+      }
+    };
+    return {
+      write(entries: Map<string, PackageEntry>): void {
+        pending = [...entries.values()].sort((a, b) => a.name < b.name ? -1 : 1);
+        const wait = written + CONFIG_EVERY_MS - now();
+        if (wait <= 0) flush();
+        else timer ??= setTimeout(flush, wait);
+      },
+      /** Writes what is pending; what it could not write, if anything. */
+      end(): string | undefined {
+        flush();
+        return failed;
+      },
+    };
+  }
+
+  async function round(first: InstallState): Promise<void> {
+    // Whatever becomes of it, this state is not tried again: only a change is.
+    tried = first.key;
+    const started = now();
+    const record: UpkeepProgress = {
+      project,
+      phase: "waiting",
+      waitingFor: "install",
+      total: first.dependencies.packages.length,
+      ready: 0,
+      built: 0,
+      missing: first.dependencies.missing.length,
+      started,
+      updated: started,
+    };
+    let building = false;
+    const save = (fields: Partial<UpkeepProgress> = {}) => {
+      Object.assign(record, fields, { updated: now() });
+      if (record.phase === "building") building = true;
+      // Until this round builds, another session's build of this project is the news, not this one's wait.
+      const current = building ? undefined : readProgress(os, stateDir, project);
+      if (
+        current?.phase === "building" && current.started !== started && now() - current.updated < STALE_MS
+      ) {
+        return;
+      }
+      writeProgress(os, stateDir, record);
+    };
+    const heartbeat = setInterval(() => {
+      try {
+        save();
+      } catch {
+        // A record not rewritten now is rewritten at the next step.
+      }
+    }, HEARTBEAT_MS);
+    try {
+      for (;;) {
+        save({ waitingFor: "install" });
+        const wait = await settled(() => look() ?? NOTHING, timing.settle, clock);
+        if ("cancelled" in wait) throw new Stopped();
+        if ("changing" in wait) {
+          tried = wait.changing.key;
+          throw new Error(
+            `the install was still changing the project's packages after ${
+              duration(timing.settle.maxMs)
+            }; the docs are built once it stops`,
+          );
+        }
+        let lock = tryBuildLock(os, indexesDir(home));
+        if (lock === undefined) save({ waitingFor: "build" });
+        while (lock === undefined) {
+          if (!await clock.sleep(timing.lockPollMs)) throw new Stopped();
+          lock = tryBuildLock(os, indexesDir(home));
+        }
+        try {
+          // Another look under the lock: an install that came while it waited is waited for in turn.
+          const state = look() ?? NOTHING;
+          if (state.key === wait.settled.key) return await build(state, record, save);
+        } finally {
+          lock.release();
+        }
+      }
+    } catch (error) {
+      const stopped = error instanceof Stopped;
+      save({
+        phase: "failed",
+        error: stopped
+          ? "the session ended before the docs were built (the next session in this project builds them)"
+          : messageOf(error),
+        finished: now(),
+      });
+      if (!stopped) log(`dependency docs of ${project}: ${messageOf(error)}`);
+    } finally {
+      clearInterval(heartbeat);
+      // Looked at afresh next time: what the round saw is not what the next poll compares with.
+      known = undefined;
+    }
+  }
+
+  async function build(
+    state: InstallState,
+    record: UpkeepProgress,
+    save: (fields?: Partial<UpkeepProgress>) => void,
+  ): Promise<void> {
+    const { packages, missing, lockfile } = state.dependencies;
+    tried = state.key;
+    save({ phase: "building", waitingFor: undefined, total: packages.length, missing: missing.length });
+    const entries = new Map<string, PackageEntry>();
+    const ready = (pkg: InstalledPackage, index: { name: string; words: number }) => {
+      const entry = packageEntry(home, pkg, index, packages);
+      if (entry !== undefined) entries.set(`${pkg.ecosystem}:${pkg.name}`, entry);
+      record.ready++;
+    };
+    const todo: InstalledPackage[] = [];
+    for (const pkg of packages) {
+      let before: { name: string; words: number } | undefined;
+      try {
+        before = indexedBefore(home, pkg);
+      } catch {
+        // An index that cannot be read is built again.
+      }
+      if (before === undefined) todo.push(pkg);
+      else ready(pkg, before);
+      // A turn for the server's requests between packages: each look opens an index.
+      if (!await clock.sleep(0)) throw new Stopped();
+    }
+    const config = configWriter();
+    config.write(entries);
+    save();
+    const failures: string[] = [];
+    try {
+      if (todo.length > 0) {
+        await buildInWorker({ home, packages: todo }, signal, (reply) => {
+          const { pkg } = reply;
+          if ("error" in reply) {
+            failures.push(`${pkg.name} ${pkg.version}: ${reply.error}`);
+            log(`dependency docs of ${project}: ${pkg.name} ${pkg.version} not indexed: ${reply.error}`);
+          } else {
+            ready(pkg, reply.index);
+            if (!reply.index.reused) record.built++;
+            config.write(entries);
+            log(
+              `dependency docs of ${project}: ${pkg.name} ${pkg.version} indexed (${
+                count(reply.index.words, "word")
+              }${reply.index.reused ? ", built before" : ""})`,
+            );
+          }
+          save();
+        });
+      }
+    } finally {
+      // Listed however the build ended: the indexes that are ready are searchable.
+      const unwritten = config.end();
+      if (unwritten !== undefined) failures.push(unwritten);
+    }
+    // The stamp says what the docs were built from: not recorded over an install that came meanwhile.
+    if (failures.length === 0 && lockfile !== undefined && look()?.key === state.key) {
+      recordLockfile(os, stateDir, project, lockfile);
+    }
+    save({
+      phase: failures.length > 0 ? "failed" : "done",
+      ...failures.length > 0 ? { error: failures.join("; ") } : {},
+      finished: now(),
+    });
+    if (record.built > 0 || failures.length > 0) {
+      log(
+        `dependency docs of ${project}: ${record.ready} of ${
+          count(record.total, "package")
+        } ready (${record.built} built) in ${duration(now() - record.started)}`,
+      );
+    }
+  }
+
+  const running = (async () => {
+    if (!await clock.sleep(timing.startMs)) return;
+    do {
+      try {
+        await poll();
+      } catch (error) {
+        log(`dependency docs of ${project}: ${messageOf(error)}`);
+      }
+    } while (await clock.sleep(timing.pollMs));
+  })();
+
+  return {
+    async stop() {
+      controller.abort();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * The background upkeep of a project's dependency docs, run in process on a hand-made npm project (packages
+ * written into node_modules as an install leaves them), with short waits: what it builds and when, what it
+ * writes in the project's local config layer, the stamp and the progress record, an install still running,
+ * the config key that turns it off, and two sessions at once.
+ */
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import type { CommandContext } from "../lib/cli/context.ts";
+import { indexedFrom } from "../lib/project/stamp.ts";
+import { startUpkeep, type UpkeepTiming } from "../lib/project/upkeep.ts";
+import { readProgress } from "../lib/project/upkeep_progress.ts";
+import { machine } from "./command_context.ts";
+import { exists } from "./helpers.ts";
+
+const FAST: UpkeepTiming = {
+  startMs: 0,
+  pollMs: 50,
+  settle: { quietMs: 400, pollMs: 50, maxMs: 10_000 },
+  lockPollMs: 50,
+};
+
+/** A README of `words` distinct words: over THIN_WORDS, web searches about the package go to its docs. */
+const readme = (name: string, version: string, words: number) =>
+  `# ${name} ${version}\n\n${Array.from({ length: words }, (_, i) => `${name}word${i}`).join(" ")}\n`;
+
+/** Writes the package into node_modules as an install would; the lockfile names every version. */
+function install(project: string, packages: Record<string, { version: string; words: number }>): void {
+  for (const [name, { version, words }] of Object.entries(packages)) {
+    Deno.mkdirSync(`${project}/node_modules/${name}`, { recursive: true });
+    Deno.writeTextFileSync(`${project}/node_modules/${name}/README.md`, readme(name, version, words));
+    Deno.writeTextFileSync(`${project}/node_modules/${name}/package.json`, JSON.stringify({ name, version }));
+  }
+  const versions = Object.fromEntries(Object.entries(packages).map(([name, { version }]) => [name, version]));
+  Deno.writeTextFileSync(`${project}/package.json`, JSON.stringify({ name: "app", dependencies: versions }));
+  Deno.writeTextFileSync(`${project}/package-lock.json`, JSON.stringify({ lockfileVersion: 3, versions }));
+}
+
+async function until<T>(what: string, get: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const start = performance.now();
+  for (;;) {
+    const value = get();
+    if (value !== undefined) return value;
+    if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The context the MCP server runs in, on the real clock (the waits compare it with file times). */
+function session(context: CommandContext): { context: CommandContext; log: string[] } {
+  const log: string[] = [];
+  return { context: { ...context, now: Date.now }, log };
+}
+
+const localConfig = (project: string) =>
+  JSON.parse(Deno.readTextFileSync(`${project}/.claude/docsearch.local.json`)) as {
+    databases: { name: string; tool_args: { index: string } }[];
+  };
+
+const finishedAfter = (ctx: CommandContext, project: string, after: number) => () => {
+  const progress = readProgress(ctx.os, ctx.stateDir!, project);
+  return progress !== undefined && progress.started > after &&
+      (progress.phase === "done" || progress.phase === "failed")
+    ? progress
+    : undefined;
+};
+
+Deno.test("upkeep: builds what is missing, lists each ready package in the local config, stamps the lockfile; after an upgrade, only the upgraded package", async () => {
+  await using m = await machine();
+  install(m.project, { alpha: { version: "1.0.0", words: 1500 }, beta: { version: "2.0.0", words: 50 } });
+  const { context, log } = session(m.context());
+  const upkeep = startUpkeep(context, (line) => log.push(line), FAST);
+  try {
+    const first = await until("the first build", finishedAfter(context, m.project, 0));
+    assertEquals(
+      [first.phase, first.total, first.ready, first.built, first.error],
+      ["done", 2, 2, 2, undefined],
+    );
+    // beta's few words are searchable, but web searches about it are not sent there.
+    assertEquals(
+      localConfig(m.project).databases.map((d) => [d.name, d.tool_args.index]),
+      [["alpha", "npm-alpha-1.0.0"]],
+    );
+    ok(await exists(`${m.state}/indexes/npm-beta-2.0.0.db`));
+    ok(indexedFrom(context.os, m.state, m.project, `${m.project}/package-lock.json`));
+    assertEquals(log.filter((line) => / indexed \(/.test(line)).length, 2, log.join("\n"));
+
+    // An upgrade of alpha: beta's index was built before at its version and is not built again.
+    const betaIndex = Deno.statSync(`${m.state}/indexes/npm-beta-2.0.0.db`).mtime?.getTime();
+    const upgraded = Date.now();
+    log.length = 0;
+    install(m.project, { alpha: { version: "1.1.0", words: 1500 }, beta: { version: "2.0.0", words: 50 } });
+    const second = await until("the rebuild", finishedAfter(context, m.project, upgraded));
+    assertEquals([second.phase, second.total, second.ready, second.built], ["done", 2, 2, 1]);
+    const indexed = log.filter((line) => / indexed \(/.test(line));
+    assertEquals(indexed.length, 1, log.join("\n"));
+    match(indexed[0], /: alpha 1\.1\.0 indexed \(\d+ words\)$/);
+    assertEquals(Deno.statSync(`${m.state}/indexes/npm-beta-2.0.0.db`).mtime?.getTime(), betaIndex);
+    assertEquals(
+      localConfig(m.project).databases.map((d) => [d.name, d.tool_args.index]),
+      [["alpha", "npm-alpha-1.1.0"]],
+    );
+    // The user's file was backed up once, before the first change of each round.
+    const backups = [...Deno.readDirSync(`${m.project}/.claude`)].filter((e) => e.name.includes(".bak-"));
+    assertEquals(backups.length, 1, backups.map((e) => e.name).join());
+  } finally {
+    await upkeep.stop();
+  }
+});
+
+Deno.test("upkeep: an install still changing the project is waited for; nothing is built until it stops", async () => {
+  await using m = await machine();
+  install(m.project, { alpha: { version: "1.0.0", words: 1500 } });
+  // The install is still at work: the lockfile is rewritten every 100 ms for 1.5 s.
+  const lockfile = `${m.project}/package-lock.json`;
+  const index = `${m.state}/indexes/npm-alpha-1.0.0.db`;
+  const builtEarly: number[] = [];
+  const writing = (async () => {
+    for (let i = 0; i < 15; i++) {
+      Deno.writeTextFileSync(lockfile, JSON.stringify({ lockfileVersion: 3, step: i }));
+      if (await exists(index)) builtEarly.push(i);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const { context, log } = session(m.context());
+  const upkeep = startUpkeep(context, (line) => log.push(line), FAST);
+  try {
+    const waiting = await until("the wait", () => {
+      const progress = readProgress(context.os, m.state, m.project);
+      return progress?.phase === "waiting" ? progress : undefined;
+    });
+    assertEquals(waiting.waitingFor, "install");
+    await writing;
+    const stopped = Date.now();
+    assertEquals(builtEarly, []);
+    const done = await until("the build", finishedAfter(context, m.project, 0));
+    assertEquals([done.phase, done.built], ["done", 1]);
+    ok(done.finished! - stopped >= FAST.settle.quietMs - 150, `built ${done.finished! - stopped} ms after`);
+  } finally {
+    await upkeep.stop();
+  }
+});
+
+Deno.test("upkeep: dependency_docs.auto false in the project's config builds nothing", async () => {
+  await using m = await machine();
+  install(m.project, { alpha: { version: "1.0.0", words: 1500 } });
+  Deno.mkdirSync(`${m.project}/.claude`);
+  Deno.writeTextFileSync(`${m.project}/.claude/docsearch.json`, '{"dependency_docs": {"auto": false}}');
+  const { context, log } = session(m.context());
+  const upkeep = startUpkeep(context, (line) => log.push(line), FAST);
+  // Long enough for a build: the one with auto on above takes well under this.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await upkeep.stop();
+  assertEquals(log, []);
+  assertEquals(readProgress(context.os, m.state, m.project), undefined);
+  assertEquals(await exists(`${m.state}/indexes/npm-alpha-1.0.0.db`), false);
+  assertEquals(await exists(`${m.project}/.claude/docsearch.local.json`), false);
+});
+
+Deno.test("upkeep: two sessions in one project at once build each package once", async () => {
+  await using m = await machine();
+  install(m.project, {
+    alpha: { version: "1.0.0", words: 1500 },
+    beta: { version: "2.0.0", words: 1500 },
+    gamma: { version: "3.0.0", words: 1500 },
+  });
+  const sessions = [session(m.context()), session(m.context())];
+  const upkeeps = sessions.map(({ context, log }) => startUpkeep(context, (line) => log.push(line), FAST));
+  try {
+    await until("the build", finishedAfter(sessions[0].context, m.project, 0));
+    // The other session's round: it waited for the lock, then found every package built.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assertEquals(readProgress("linux", m.state, m.project)?.phase, "done");
+    const indexed = sessions.flatMap(({ log }) => log.filter((line) => / indexed \(/.test(line)));
+    assertEquals(
+      indexed.map((line) => line.replace(/^.*: (\w+) .*$/, "$1")).sort(),
+      ["alpha", "beta", "gamma"],
+      indexed.join("\n"),
+    );
+    match(
+      JSON.stringify(localConfig(m.project).databases.map((d) => d.name)),
+      /^\["alpha","beta","gamma"\]$/,
+    );
+  } finally {
+    await Promise.all(upkeeps.map((upkeep) => upkeep.stop()));
+  }
+});
