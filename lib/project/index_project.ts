@@ -127,7 +127,7 @@ export function packageEntry(
 ): PackageEntry | undefined {
   if (index.words < THIN_WORDS) return undefined;
   // An entry is known by its name: the npm package semver and the Rust crate semver are two.
-  const shared = packages.some((other) => other !== pkg && other.name === pkg.name);
+  const shared = packages.some((other) => other.name === pkg.name && other.ecosystem !== pkg.ecosystem);
   return {
     name: shared ? `${pkg.name} (${pkg.ecosystem})` : pkg.name,
     index: index.name,
