@@ -146,3 +146,17 @@ Deno.test("output: one hookSpecificOutput object with the event name and the con
     hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "hello" },
   });
 });
+
+Deno.test("SessionStart after an install: the note says the MCP server is rebuilding, or, with that off, what to run", () => {
+  const note = (auto: boolean) => {
+    const cfg = { ...withContext(), dependencyDocs: { auto } };
+    return sessionStartContext(view(cfg), "/work/app/package-lock.json")!;
+  };
+  match(
+    note(true),
+    /package-lock\.json changed since .* until the docsearch MCP server, which rebuilds them in the background, is done/,
+  );
+  ok(!note(true).includes("To index the versions installed now"), note(true));
+  match(note(false), /To index the versions installed now, run: docsearch-hook index add --project/);
+  ok(!note(false).includes("background"), note(false));
+});

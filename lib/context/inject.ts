@@ -59,7 +59,9 @@ const enabledDatabases = (view: SessionView) => view.config.databases.filter((d)
 export function sessionStartContext(view: SessionView, staleLockfile?: string): string | undefined {
   const { context } = view.config;
   if (!context.enabled || !context.sessionStart) return undefined;
-  const stale = staleLockfile === undefined ? "" : `\n${staleNote(staleLockfile)}`;
+  const stale = staleLockfile === undefined
+    ? ""
+    : `\n${staleNote(staleLockfile, view.config.dependencyDocs.auto)}`;
   const databases = enabledDatabases(view);
   if (databases.length === 0) return stale === "" ? undefined : clipTo(stale.slice(1), context.maxChars);
   const redirected = view.redirect
@@ -76,9 +78,12 @@ export function sessionStartContext(view: SessionView, staleLockfile?: string): 
 }
 
 /** What the agent is told (and can tell the user) when the installed dependencies changed. */
-export const staleNote = (lockfile: string): string =>
+export const staleNote = (lockfile: string, background: boolean): string =>
   `docsearch-hook: ${lockfile} changed since this project's dependency docs were indexed, so they may be ` +
-  "of older versions. To index the versions installed now, run: docsearch-hook index add --project";
+  (background
+    ? "of older versions until the docsearch MCP server, which rebuilds them in the background, is done " +
+      "(docsearch-hook status tells how far; docsearch-hook index add --project does it at once)"
+    : "of older versions. To index the versions installed now, run: docsearch-hook index add --project");
 
 /** UserPromptSubmit: a hint naming the databases whose keywords the prompt mentions; nothing otherwise. */
 export function promptContext(prompt: string, view: SessionView): string | undefined {
