@@ -103,7 +103,7 @@ export function searchAnswer(index: DocsIndex, name: string, request: WebRequest
   const routing = match.reason.kind === "keyword" ? match.reason.keyword : "";
   const best = bestCoverage(index, query, routing);
   if (!passes(best)) return { query, results: [], coverage: best };
-  const results = rankIndexes(new Map([[name, index]]), query, ANSWER_PAGES)
+  const results = rankIndexes(new Map([[name, index]]), query, ANSWER_PAGES, { snippets: false })
     .map((result) => ({ ...result, text: index.passageText(result.passage) }));
   return {
     query,

@@ -97,6 +97,7 @@ export function rankIndexes(
   indexes: ReadonlyMap<string, DocsIndex>,
   query: string,
   limit: number,
+  { snippets = true }: { snippets?: boolean } = {},
 ): Result[] {
   const ranked: Result[] = [];
   /** Per index, the expression its candidates were found with: the snippets mark what it matches. */
@@ -132,6 +133,8 @@ export function rankIndexes(
     pages.add(page);
     results.push(hit);
   }
+  // A caller that quotes the passages whole (the hook's answer) needs no snippets, which cost more than ranking.
+  if (!snippets) return results;
   for (const [name, index] of indexes) {
     const own = results.filter((result) => result.index === name);
     if (own.length === 0) continue;
