@@ -345,17 +345,26 @@ export const RUNNERS_PAGE = {
     "`[[runners]]` section sets the executor, the concurrency and the tags of one runner.\n",
 };
 
+/** The hook run on one event from `project`, as the agent runs it there. */
+const hookIn = (project: string, env: Record<string, string>, event: Record<string, unknown>) =>
+  runCli(["hook"], { env, cwd: project, stdin: JSON.stringify({ cwd: project, ...event }) });
+
 /** The hook run on a session's start in `project`, as the agent starts it there. */
 export const sessionStartIn = (project: string, env: Record<string, string>): Promise<CliResult> =>
-  runCli(["hook"], {
-    env,
-    cwd: project,
-    stdin: JSON.stringify({
-      session_id: "s",
-      cwd: project,
-      hook_event_name: "SessionStart",
-      source: "startup",
-    }),
+  hookIn(project, env, { session_id: "s", hook_event_name: "SessionStart", source: "startup" });
+
+/** The hook run on a WebSearch for `query` in `project`, in the session `session`. */
+export const webSearchIn = (
+  project: string,
+  env: Record<string, string>,
+  query: string,
+  session: string,
+): Promise<CliResult> =>
+  hookIn(project, env, {
+    session_id: session,
+    hook_event_name: "PreToolUse",
+    tool_name: "WebSearch",
+    tool_input: { query },
   });
 
 /**

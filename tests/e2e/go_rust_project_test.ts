@@ -6,7 +6,15 @@
  * are not, a web search about one is denied, and a go.sum change is noticed at the next SessionStart.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { runCli, runProgram, type Sandbox, sandbox, sessionStartIn, succeeded } from "../helpers.ts";
+import {
+  runCli,
+  runProgram,
+  type Sandbox,
+  sandbox,
+  sessionStartIn,
+  succeeded,
+  webSearchIn,
+} from "../helpers.ts";
 import { debianSources, upstreamVersion } from "../debian_sources.ts";
 
 const REGISTRY = "registry+https://github.com/rust-lang/crates.io-index";
@@ -211,18 +219,7 @@ Deno.test("index add --project on a Go and Rust project: module cache, Cargo's r
   // itoa's private module udiv128: "Integer division algorithm is based on … Granlund and P. Montgomery".
   ok(!(await search(`crates-itoa-${itoa}`, "Granlund Montgomery division invariant")).includes("udivmod"));
 
-  const hook = (query: string, session: string) =>
-    runCli(["hook"], {
-      env: box.env,
-      cwd: project,
-      stdin: JSON.stringify({
-        session_id: session,
-        cwd: project,
-        hook_event_name: "PreToolUse",
-        tool_name: "WebSearch",
-        tool_input: { query },
-      }),
-    });
+  const hook = (query: string, session: string) => webSearchIn(project, box.env, query, session);
   const denied = await hook("github.com/google/uuid NewRandom version 4", "s1");
   match(denied.stdout, /"permissionDecision":"deny"/);
   match(denied.stdout, new RegExp(`github\\.com/google/uuid ${escaped(uuidDeb)}, as packaged by Debian`));

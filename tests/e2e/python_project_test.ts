@@ -6,7 +6,16 @@
  * noticed at the next SessionStart.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { fixture, runCli, runProgram, type Sandbox, sandbox, sessionStartIn, succeeded } from "../helpers.ts";
+import {
+  fixture,
+  runCli,
+  runProgram,
+  type Sandbox,
+  sandbox,
+  sessionStartIn,
+  succeeded,
+  webSearchIn,
+} from "../helpers.ts";
 
 /** The project: greetlib from its wheel, setuptools and pip as the venv has them, one name never installed. */
 async function pythonProject(
@@ -73,18 +82,7 @@ Deno.test("index add --project on a Python project: its virtualenv's distributio
   ok(!(await search("renderer quokka detail")).stdout.includes("_render.py"));
   ok(!(await search("internal cache rendered greetings")).stdout.includes("Greeter._cache"));
 
-  const hook = (query: string, session: string) =>
-    runCli(["hook"], {
-      env: box.env,
-      cwd: project,
-      stdin: JSON.stringify({
-        session_id: session,
-        cwd: project,
-        hook_event_name: "PreToolUse",
-        tool_name: "WebSearch",
-        tool_input: { query },
-      }),
-    });
+  const hook = (query: string, session: string) => webSearchIn(project, box.env, query, session);
   // A search its docstrings answer is denied with them quoted; one they do not answer goes to the web.
   const denied = await hook("setuptools find namespace packages", "s1");
   match(denied.stdout, /"permissionDecision":"deny"/);
