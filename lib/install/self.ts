@@ -16,8 +16,7 @@ export function selfCommand({ env, os, cwd, execPath }: CommandContext): string[
     // A bare name is for the shell to find on PATH, as it would be typed.
     return [/[\\/]/.test(launcher) ? resolvePath(cwd, launcher, os) : launcher];
   }
-  const name = baseName(execPath);
-  if (name !== "deno" && name !== "deno.exe") return [execPath];
+  if (!runByDeno(execPath)) return [execPath];
   // --quiet: Deno's own download notes would otherwise show up in the slash command's output. --no-config: a
   // deno.json near the artifact is not its own, as a binary has none. From a checkout, the artifact built in
   // its dist/ (install builds it first): what ships, where the sources would load every module one by one.
@@ -30,4 +29,7 @@ export const CHECKOUT_ARTIFACT = "dist";
 
 /** Whether this program runs from a checkout's sources, whose registration needs the artifact built. */
 export const fromSources = ({ env, execPath }: Pick<CommandContext, "env" | "execPath">): boolean =>
-  !BUILT && !env("DOCSEARCH_HOOK_SELF") && /^deno(\.exe)?$/.test(baseName(execPath));
+  !BUILT && !env("DOCSEARCH_HOOK_SELF") && runByDeno(execPath);
+
+/** Whether deno runs this program (a checkout, or the artifact), rather than the compiled binary being it. */
+const runByDeno = (execPath: string): boolean => /^deno(\.exe)?$/.test(baseName(execPath));
