@@ -29,15 +29,6 @@ import { indexCrate } from "./crate_docs.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 import { editConfig } from "../docs/index_config.ts";
 
-/**
- * Below this many words of documentation a package's web searches are not denied: a few README lines cannot
- * answer what the web can. Its index is still built and searchable. Measured on 20 common packages as npm
- * installs them: those with an API reference in their README, docs folder or declarations hold 1,855 words
- * (debug) to 75,642 (the MCP SDK); below 1,000 are one-function READMEs (left-pad 86, ms 263, is-number 689)
- * and READMEs that send the reader to a docs site (yargs 526, express 848).
- */
-export const THIN_WORDS = 1000;
-
 /** The prefixes of the index names this command gives, which mark the config entries it manages. */
 export const PREFIXES = ["npm-", "pypi-", "go-", "crates-"];
 
@@ -116,16 +107,16 @@ export function packageIndex(
 }
 
 /**
- * The config entry that sends web searches about the package to its index; undefined when its docs are too
- * thin to answer from (THIN_WORDS).
+ * The config entry that sends web searches about the package to its index. However few its pages, the hook's
+ * gate (lib/answer/answer.ts) denies a search only when they answer it: a one-function README answers what
+ * it is about and lets the rest through, where a fixed word count would decide blind to the query.
  */
 export function packageEntry(
   home: IndexHome,
   pkg: InstalledPackage,
-  index: { name: string; words: number },
+  index: { name: string },
   packages: readonly InstalledPackage[],
-): PackageEntry | undefined {
-  if (index.words < THIN_WORDS) return undefined;
+): PackageEntry {
   // An entry is known by its name: the npm package semver and the Rust crate semver are two.
   const shared = packages.some((other) => other.name === pkg.name && other.ecosystem !== pkg.ecosystem);
   return {
@@ -227,15 +218,12 @@ export function addProject(
     for (const pkg of dependencies.packages) {
       const index = packageIndex(context, pkg);
       if (!index.reused) built++;
-      const entry = packageEntry(context, pkg, index, dependencies.packages);
+      entries.push(packageEntry(context, pkg, index, dependencies.packages));
       lines.push(
         `  ${pkg.name} ${pkg.version}: ${count(index.words, "word")}${
           index.reused ? " (indexed before)" : ""
-        }${
-          entry === undefined ? ", too little to answer from: searchable, web searches not redirected" : ""
         }`,
       );
-      if (entry !== undefined) entries.push(entry);
     }
   } finally {
     lock.release();
@@ -258,9 +246,9 @@ export function addProject(
       change.change !== "unchanged"
         ? `${config} lists the ${
           count(entries.length, "package")
-        } whose web searches now go to the local docs.`
+        } whose web searches now get the local docs' answer, when their pages hold one.`
         : entries.length === 0
-        ? "No package has docs enough to send web searches to; nothing was added to the config."
+        ? "No dependency is installed; nothing was added to the config."
         : `${config} already lists them.`,
     );
   }

@@ -345,8 +345,7 @@ function keepUp(
     save({ phase: "building", waitingFor: undefined, total: packages.length, missing: missing.length });
     const entries = new Map<string, PackageEntry>();
     const ready = (pkg: InstalledPackage, index: { name: string; words: number }) => {
-      const entry = packageEntry(home, pkg, index, packages);
-      if (entry !== undefined) entries.set(`${pkg.ecosystem}:${pkg.name}`, entry);
+      entries.set(`${pkg.ecosystem}:${pkg.name}`, packageEntry(home, pkg, index, packages));
       record.ready++;
     };
     const todo: InstalledPackage[] = [];
