@@ -15,6 +15,7 @@ import {
   fairShare,
   type Found,
   searchAnswer,
+  UNKNOWN_WEIGHT,
   versionLabel,
 } from "../lib/answer/answer.ts";
 import { localAnswer } from "../lib/answer/local.ts";
@@ -108,21 +109,31 @@ Deno.test("DocsIndex: holds, passageText and page read a passage and a page as t
   });
 });
 
-Deno.test("coverage: the query's terms the passage holds, over all of them, a word no page has counted; the routing keyword left out", async () => {
+Deno.test("coverage: the query's terms the passage holds, over all of them, a word no page has counted and named; the routing keyword left out", async () => {
   await withIndex((index) => {
     const concurrently = passageOf(index, "CONCURRENTLY the index");
     // "build", "index", "concurrently" are all in the passage (stemmed); "zebra" is in no page.
-    assertEquals(coverage(index, "build index concurrently", concurrently), { held: 3, terms: 3 });
-    assertEquals(coverage(index, "build index concurrently zebra", concurrently), { held: 3, terms: 4 });
-    assertEquals(coverage(index, "jsonb containment", concurrently), { held: 0, terms: 2 });
+    assertEquals(coverage(index, "build index concurrently", concurrently), {
+      held: 3,
+      terms: 3,
+      unknown: 0,
+    });
+    assertEquals(coverage(index, "build index concurrently zebra", concurrently), {
+      held: 3,
+      terms: 4,
+      unknown: 1,
+    });
+    // Both are words of another page.
+    assertEquals(coverage(index, "jsonb containment", concurrently), { held: 0, terms: 2, unknown: 0 });
     // The keyword that routed the request to these docs is no evidence either way.
     assertEquals(coverage(index, "postgres index concurrently", concurrently, "postgres"), {
       held: 2,
       terms: 2,
+      unknown: 0,
     });
     // A query of the keyword alone asks nothing of the docs.
-    assertEquals(coverage(index, "Postgres", concurrently, "postgres"), { held: 0, terms: 0 });
-    assertEquals(coverage(index, "¿?", concurrently), { held: 0, terms: 0 });
+    assertEquals(coverage(index, "Postgres", concurrently, "postgres"), { held: 0, terms: 0, unknown: 0 });
+    assertEquals(coverage(index, "¿?", concurrently), { held: 0, terms: 0, unknown: 0 });
   });
 });
 
@@ -134,22 +145,25 @@ Deno.test("the gate: an answer when the best passage holds at least ANSWER_COVER
     // Of three terms the docs hold one: below two thirds, so the web search goes through, and no passage
     // could do better, so the ranking is not even run.
     const thin = searchAnswer(index, "pg", search("vacuum kubernetes helm"), pg);
-    assertEquals([thin.coverage, thin.results], [{ held: 1, terms: 3 }, []]);
-    assertEquals(bestCoverage(index, "vacuum kubernetes helm"), { held: 1, terms: 3 });
+    assertEquals([thin.coverage, thin.results], [{ held: 1, terms: 3, unknown: 2 }, []]);
+    assertEquals(bestCoverage(index, "vacuum kubernetes helm"), { held: 1, terms: 3, unknown: 2 });
     // The best any passage holds, whatever ranks first: here both words in one passage.
-    assertEquals(bestCoverage(index, "vacuum freeze"), { held: 2, terms: 2 });
+    assertEquals(bestCoverage(index, "vacuum freeze"), { held: 2, terms: 2, unknown: 0 });
     ok(!answers(thin));
     ok(!answers(searchAnswer(index, "pg", search("kubernetes helm"), pg)), "nothing found at all");
     // Two terms of three is enough; one of two, or two of four, is not.
-    const at = (held: number, terms: number): Found => ({
+    const at = (held: number, terms: number, unknown = 0): Found => ({
       query: "",
       results: thin.results,
-      coverage: { held, terms },
+      coverage: { held, terms, unknown },
     });
-    assertEquals(ANSWER_COVERAGE, 2 / 3);
+    assertEquals([ANSWER_COVERAGE, UNKNOWN_WEIGHT], [2 / 3, 2]);
     ok(answers(at(2, 3)) && answers(at(4, 6)) && answers(at(3, 3)));
     ok(!answers(at(1, 2)) && !answers(at(2, 4)) && !answers(at(4, 7)));
     ok(!answers(at(0, 0)), "a query of no terms is never answered");
+    // A term no page holds counts twice: two of three known terms pass, two of three with the third unknown
+    // do not (2 of 4), and four of five with one unknown still do (4 of 6).
+    ok(!answers(at(2, 3, 1)) && answers(at(4, 5, 1)) && !answers(at(4, 6, 1)));
   });
 });
 

@@ -26,6 +26,8 @@ export const MEASURED = {
   session: "bench:session",
   /** tests/eval/run.ts */
   quality: "eval:quality",
+  /** tests/eval/run.ts, the hook path (hook_path.ts) */
+  hookPath: "eval:hook-path",
 } as const;
 
 export const startMarker = (id: string): string => `<!-- ${id} -->`;

@@ -154,27 +154,30 @@ export async function hookPaths(indexed: readonly Indexed[], state: string): Pro
 
 const share = (part: number, whole: number) => whole === 0 ? "–" : (part / whole).toFixed(2);
 
+/** The hook path as a Markdown table, a row per corpus. */
+export function hookPathTable(paths: readonly HookPath[]): string {
+  return [
+    "| corpus | questions | denied | inline answer | negatives | negatives allowed | off-topic | off-topic allowed " +
+    "| mean denial chars |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...paths.map((path) =>
+      `| ${path.label} | ${path.questions} | ${share(path.denied, path.questions)} | ${
+        share(path.inlineAnswer, path.questions)
+      } | ${path.negatives} | ${share(path.negativesAllowed, path.negatives)} | ${path.offTopic} | ${
+        share(path.offTopicAllowed, path.offTopic)
+      } | ${path.meanReasonChars} |`
+    ),
+  ].join("\n");
+}
+
 /** The hook path as a table, and with `verbose` every question it gets wrong. */
 export function reportHookPaths(paths: readonly HookPath[], verbose: boolean): void {
   if (paths.length === 0) return;
   console.log(
     `\nhook path: each question as a web search matched to its corpus's index, denied with passages ` +
-      `inline (${ANSWER_MAX_CHARS.default} characters) only when the local docs answer it`,
+      `inline (${ANSWER_MAX_CHARS.default} characters) only when the local docs answer it\n`,
   );
-  console.log(
-    "\n| corpus | questions | denied | inline answer | negatives | negatives allowed | off-topic | off-topic allowed " +
-      "| mean denial chars |",
-  );
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-  for (const path of paths) {
-    console.log(
-      `| ${path.label} | ${path.questions} | ${share(path.denied, path.questions)} | ${
-        share(path.inlineAnswer, path.questions)
-      } | ${path.negatives} | ${share(path.negativesAllowed, path.negatives)} | ${path.offTopic} | ${
-        share(path.offTopicAllowed, path.offTopic)
-      } | ${path.meanReasonChars} |`,
-    );
-  }
+  console.log(hookPathTable(paths));
   if (!verbose) return;
   for (const path of paths) {
     console.log(`\n${path.label}: ${path.misses.length} of ${path.questions} questions not answered inline`);

@@ -11,7 +11,7 @@ import { MEASURED, writeMeasurement } from "../../lib/build/doc_pages.ts";
 import { parseArgv } from "../../lib/cli/args.ts";
 import { searchIndexes } from "../../lib/docs/search.ts";
 import { sandbox } from "../helpers.ts";
-import { hookPaths, reportHookPaths } from "./hook_path.ts";
+import { hookPaths, hookPathTable, reportHookPaths } from "./hook_path.ts";
 import {
   addIndex,
   CORPORA,
@@ -205,6 +205,9 @@ async function main(args: string[]): Promise<number> {
   // Only a run of every corpus stands for the table; one corpus asked for by name is a look, not a measure.
   if (values.corpus === undefined) {
     await writeMeasurement({ id: MEASURED.quality, body: qualityTable(outcomes), how: "`deno task eval`" });
+    if (hook.length > 0) {
+      await writeMeasurement({ id: MEASURED.hookPath, body: hookPathTable(hook), how: "`deno task eval`" });
+    }
   }
   // A corpus asked for by name and not evaluated is a failure; in the full run, a missing one is only noted.
   const skipped = outcomes.filter((o) => "skipped" in o).length;
