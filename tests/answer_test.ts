@@ -14,9 +14,11 @@ import {
   coverage,
   fairShare,
   type Found,
+  NEAR_WORDS,
   searchAnswer,
   UNKNOWN_WEIGHT,
   versionLabel,
+  wordsMeet,
 } from "../lib/answer/answer.ts";
 import { localAnswer } from "../lib/answer/local.ts";
 import { ANSWER_MAX_CHARS } from "../lib/config/types.ts";
@@ -156,6 +158,7 @@ Deno.test("the gate: an answer when the best passage holds at least ANSWER_COVER
       query: "",
       results: thin.results,
       coverage: { held, terms, unknown },
+      together: true,
     });
     assertEquals([ANSWER_COVERAGE, UNKNOWN_WEIGHT], [2 / 3, 2]);
     ok(answers(at(2, 3)) && answers(at(4, 6)) && answers(at(3, 3)));
@@ -164,7 +167,51 @@ Deno.test("the gate: an answer when the best passage holds at least ANSWER_COVER
     // A term no page holds counts twice: two of three known terms pass, two of three with the third unknown
     // do not (2 of 4), and four of five with one unknown still do (4 of 6).
     ok(!answers(at(2, 3, 1)) && answers(at(4, 5, 1)) && !answers(at(4, 6, 1)));
+    ok(!answers({ ...at(3, 3), together: false }), "words the docs never put together");
   });
+});
+
+Deno.test("wordsMeet: two neighbouring words of the query near each other in some passage, or written as one word", async () => {
+  const dir = await Deno.makeTempDir();
+  const index = DocsIndex.open(`${dir}/apart.db`);
+  try {
+    const put = (source: string, text: string) =>
+      index.put(source, {
+        title: "Guide",
+        summary: "",
+        stamp: { size: 1, version: "1" },
+        chunks: [{ title: "Guide", trail: [], text }],
+        digest: source,
+      });
+    const filler = Array.from({ length: 12 }, (_, i) => `filler${i}`).join(" ");
+    put("a.md", `Random numbers come from the generator. ${filler} Every record gets a uuid.`);
+    put("b.md", "The sha256 digest of each file is kept beside it.");
+    // "random" and "uuid" stand 15 words apart and nowhere nearer: the docs hold both words, not the question.
+    ok(!wordsMeet(index, "random uuid", ""));
+    // Within ten words they meet; the stopwords between them are not the query's.
+    ok(wordsMeet(index, "generator of random numbers", ""));
+    ok(wordsMeet(index, "how do I get a uuid for every record", ""));
+    // "sha 256" is written as one word.
+    ok(wordsMeet(index, "sha 256 digest", ""));
+    // The routing keyword is not a word of the question; one word alone has no pair to ask about.
+    ok(!wordsMeet(index, "npm random uuid", "npm"));
+    ok(wordsMeet(index, "npm uuid", "npm"));
+    // The gate asks it: every word is in the one passage, and still no answer.
+    const found = searchAnswer(index, "guide", search("random uuid"), {
+      ...pg,
+      reason: { kind: "keyword", keyword: "guide" },
+    });
+    assertEquals([found.coverage, found.together, found.results], [
+      { held: 2, terms: 2, unknown: 0 },
+      false,
+      [],
+    ]);
+    ok(!answers(found));
+    assertEquals(NEAR_WORDS, 10);
+  } finally {
+    index.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("answerQuery: the web query; a fetch's path words and prompt; a command's first page", () => {
