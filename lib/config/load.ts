@@ -76,8 +76,9 @@ function writeCache(dir: string, path: string, cache: CacheFile): void {
     version: CACHE_VERSION,
     entries: Object.fromEntries(entries.slice(0, MAX_CACHE_ENTRIES)),
   };
-  // Rename is atomic, so a concurrent hook reads the old cache or the new one, never half of one.
-  const temp = `${path}.${Deno.pid}.tmp`;
+  // Rename is atomic, so a concurrent hook reads the old cache or the new one, never half of one. The name
+  // is random: two hooks writing at once each rename their own file.
+  const temp = `${path}.${crypto.randomUUID()}.tmp`;
   try {
     ensurePrivateDir(dir);
     Deno.writeTextFileSync(temp, JSON.stringify(kept), { mode: 0o600 });
