@@ -294,6 +294,7 @@ Deno.test("config lookup: --config, then DOCSEARCH_CONFIG, else user then projec
       "/work/p/.claude/docsearch.local.json",
     ],
     explicit: false,
+    fromProject: ["/work/p/.claude/docsearch.json", "/work/p/.claude/docsearch.local.json"],
   });
   assertEquals(
     configLocation(undefined, envOf({ HOME: "/home/u", CLAUDE_PROJECT_DIR: "/proj" }), "linux", "/work/p")
