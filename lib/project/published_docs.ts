@@ -21,7 +21,7 @@ import { isFile } from "../files.ts";
 import { messageOf } from "../errors.ts";
 import { baseName } from "../paths.ts";
 import { packageId, packageIndexName } from "./index_names.ts";
-import { guardedFetch, type NetworkPolicy, RefusedUrlError, type Resolve } from "./net_policy.ts";
+import { guardedFetch, type NetworkPolicy, refusal, RefusedUrlError, type Resolve } from "./net_policy.ts";
 import type { InstalledPackage } from "./npm.ts";
 import { packageWriter, wordCount } from "./package_docs.ts";
 import { archiveUrl, publishedSources, type Repository, tagCandidates } from "./published_source.ts";
@@ -160,10 +160,16 @@ export async function fetchPublished(
     index.deleteMeta("package");
     index.upgrade();
     for (const source of index.stamps().keys()) index.remove(source);
-    if (sources.repository !== undefined) {
+    // A source the policy refuses is refused here, where it is said so, and never becomes a failure to retry.
+    const allowed = (url: URL) => {
+      const why = refusal(url, deps.policy);
+      if (why !== undefined) notes.push(`not fetched: ${url.href} (${why})`);
+      return why === undefined;
+    };
+    if (sources.repository !== undefined && allowed(sources.repository.web)) {
       published = await fromRepository(index, pkg, sources.repository, fetch, deps, notes, failures);
     }
-    if (published === undefined && sources.site !== undefined && !budget.aborted) {
+    if (published === undefined && sources.site !== undefined && allowed(sources.site) && !budget.aborted) {
       try {
         published = await fromSite(index, pkg, sources.site, fetch, deps);
         if (published === undefined) notes.push(`${sources.site.href} had no pages to read`);
