@@ -5,6 +5,7 @@
  * docs site, what is read, in which order, how it is labelled, and what a hostile archive or URL gets.
  */
 import { deepStrictEqual as assertEquals, match, ok, rejects } from "node:assert/strict";
+import { publishedDocsCheck } from "../lib/doctor/checks.ts";
 import { addProject } from "../lib/project/index_project.ts";
 import { packageIndex } from "../lib/project/index_project.ts";
 import { guardedFetch, type NetworkPolicy, PRODUCT_POLICY, refusal } from "../lib/project/net_policy.ts";
@@ -423,4 +424,36 @@ Deno.test("index add --project: a thin package's published docs in its entry; wi
   // Fetched before: a second run asks nothing.
   await addProject({ ...m.context(), network: TESTS }, undefined, {});
   assertEquals(server.asked.length, 2);
+});
+
+Deno.test("doctor's published docs line: what was fetched from where and when, failures to look into, the switch off", () => {
+  const fetched = {
+    pkg: "express 4.21.2",
+    fetched: {
+      label: "express docs site (expressjs.com), as of 2026-11-21",
+      kind: "llms-full.txt",
+      url: "https://expressjs.com/llms-full.txt",
+      at: NOW,
+    },
+  };
+  const [line] = publishedDocsCheck("/p", true, [fetched, {
+    pkg: "ms 2.1.3",
+    none: "https://github.com/vercel/ms has no tag v2.1.3",
+  }]);
+  assertEquals(
+    [line.status, line.message],
+    [
+      "ok",
+      "/p: express 4.21.2: express docs site (expressjs.com), as of 2026-11-21, from llms-full.txt " +
+      "https://expressjs.com/llms-full.txt (fetched 2026-11-21); ms 2.1.3: none found (https://github.com/vercel/ms has no tag v2.1.3)",
+    ],
+  );
+  const [failed] = publishedDocsCheck("/p", true, [{ pkg: "react 18.3.1", failed: "timed out" }]);
+  assertEquals(failed.status, "warn");
+  match(failed.message, /react 18\.3\.1: not fetched, the network failed: timed out/);
+  match(
+    publishedDocsCheck("/p", false, [])[0].message,
+    /dependency_docs\.fetch is false: nothing is fetched/,
+  );
+  assertEquals(publishedDocsCheck("/p", true, []), []);
 });

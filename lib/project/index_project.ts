@@ -28,6 +28,7 @@ import { rustDependencies } from "./cargo.ts";
 import { indexCrate } from "./crate_docs.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 import { editConfig } from "../docs/index_config.ts";
+import type { PublishedFact } from "../doctor/checks.ts";
 import { commandConfig } from "../config/resolve.ts";
 import { resolveDns } from "./net_policy.ts";
 import {
@@ -190,6 +191,21 @@ export function installedDependencies(
     rustDependencies(project, env, os),
   ]);
   return { dependencies, python };
+}
+
+/** What is known of the published docs of the project's installed packages, for `doctor`. */
+export function projectPublished(context: CommandContext, project: string): PublishedFact[] {
+  const packages = installedDependencies(project, context.env, context.os).dependencies?.packages ?? [];
+  return packages.flatMap((pkg): PublishedFact[] => {
+    const state = publishedState(context, pkg);
+    if (state === undefined) return [];
+    const name = `${pkg.name} ${pkg.version}`;
+    if ("published" in state) {
+      const { label, kind, url, at } = state.published;
+      return [{ pkg: name, fetched: { label, kind, url, at } }];
+    }
+    return ["failed" in state ? { pkg: name, failed: state.failed } : { pkg: name, none: state.none }];
+  });
 }
 
 /** Indexes the docs of the direct dependencies of the project in `dir` (relative to the context's folder). */
