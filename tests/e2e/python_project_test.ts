@@ -8,6 +8,7 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import {
   fixture,
+  noFetching,
   runCli,
   runProgram,
   type Sandbox,
@@ -51,6 +52,7 @@ async function pythonProject(
 
 Deno.test("index add --project on a Python project: its virtualenv's distributions, description and docstrings, at their versions", async () => {
   await using box = await sandbox();
+  await noFetching(box);
   const { project, pip } = await pythonProject(box);
   const cli = (args: string[]) => runCli(args, { env: box.env, cwd: project });
   const added = await cli(["index", "add", "--project"]);

@@ -11,7 +11,7 @@ import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { runProgram, type Sandbox, sandbox, SELF } from "../helpers.ts";
+import { noFetching, runProgram, type Sandbox, sandbox, SELF } from "../helpers.ts";
 
 /** Real packages: a large typed API (zod), a README with an API reference (debug), a one-function README (ms). */
 const PACKAGES = { zod: "4.1.12", debug: "4.4.3", ms: "2.1.3" };
@@ -104,6 +104,7 @@ const stats = (latencies: number[]) =>
 
 Deno.test("upkeep: the MCP server the agent starts in an npm project builds its dependency docs and lists them, search answering throughout; an upgrade rebuilds only the upgraded package", async () => {
   await using box = await sandbox();
+  await noFetching(box);
   const project = await npmProject(box, "app");
   const indexes = `${box.state}/indexes`;
 
@@ -164,6 +165,7 @@ Deno.test("upkeep: the MCP server the agent starts in an npm project builds its 
 
 Deno.test("upkeep: two sessions started at once in one project build each package once", async () => {
   await using box = await sandbox();
+  await noFetching(box);
   const project = await npmProject(box, "app");
   const sessions = await Promise.all([session(box, project), session(box, project)]);
   try {
