@@ -77,6 +77,8 @@ export async function machine(): Promise<Machine> {
         stdin: stdinOf(stdin),
         stdout: (text) => out.push(text),
         stderr: (text) => err.push(text),
+        // Real packages name real hosts: a test that fetches serves them on 127.0.0.1 and says so.
+        network: { http: false, privateHosts: false, offline: true },
         out,
         err,
       };

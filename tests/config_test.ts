@@ -294,6 +294,7 @@ Deno.test("config lookup: --config, then DOCSEARCH_CONFIG, else user then projec
       "/work/p/.claude/docsearch.local.json",
     ],
     explicit: false,
+    fromProject: ["/work/p/.claude/docsearch.json", "/work/p/.claude/docsearch.local.json"],
   });
   assertEquals(
     configLocation(undefined, envOf({ HOME: "/home/u", CLAUDE_PROJECT_DIR: "/proj" }), "linux", "/work/p")
@@ -466,25 +467,80 @@ Deno.test("context: defaults, each layer overriding what it sets, bad values rep
   match(typo.problems[0], /^t\.json: context\.enabeld: unknown field, ignored/);
 });
 
+Deno.test("dependency_docs.fetch: a project's layers turn it off, never on against the user's setting; an explicit config is the user's", () => {
+  const project = (path: string, value: unknown) => ({ ...layer(path, value), project: true });
+  const userOff = layer("user.json", { dependency_docs: { fetch: false } });
+  const forced = resolveConfig([
+    userOff,
+    project("p/.claude/docsearch.json", { dependency_docs: { fetch: true } }),
+  ], false);
+  assertEquals(forced.dependencyDocs.fetch, false);
+  match(
+    forced.problems[0],
+    /^p\/\.claude\/docsearch\.json: dependency_docs\.fetch: a project's config can turn fetching off, not on; ignored/,
+  );
+  // The local layer comes with a clone as well.
+  assertEquals(
+    resolveConfig(
+      [userOff, project("p/.claude/docsearch.local.json", { dependency_docs: { fetch: true } })],
+      false,
+    )
+      .dependencyDocs.fetch,
+    false,
+  );
+  const projectOff = resolveConfig([
+    layer("user.json", { dependency_docs: { fetch: true } }),
+    project("p/.claude/docsearch.json", { dependency_docs: { fetch: false } }),
+  ], false);
+  assertEquals([projectOff.problems, projectOff.dependencyDocs.fetch], [[], false]);
+  // With the user's default (on), a project saying on changes nothing and is no problem.
+  const agrees = resolveConfig(
+    [project("p/.claude/docsearch.json", { dependency_docs: { fetch: true } })],
+    false,
+  );
+  assertEquals([agrees.problems, agrees.dependencyDocs.fetch], [[], true]);
+  // The user's own layer may turn it back on over an earlier one of theirs, as --config may.
+  assertEquals(
+    resolveConfig([userOff, layer("flag.json", { dependency_docs: { fetch: true } })], true).dependencyDocs
+      .fetch,
+    true,
+  );
+});
+
+Deno.test("readLayers marks the project's layers", () => {
+  const location = configLocation(
+    undefined,
+    (name) => ({ HOME: "/home/u" } as Record<string, string>)[name],
+    "linux",
+    "/work/p",
+  );
+  const layers = readLayers(location, (path) => ({ path }));
+  assertEquals(layers.map((l) => [l.path, l.project]), [
+    ["/home/u/.claude/hooks/docsearch-config.json", undefined],
+    ["/work/p/.claude/docsearch.json", true],
+    ["/work/p/.claude/docsearch.local.json", true],
+  ]);
+});
+
 Deno.test("dependency_docs: on by default, a project's layer turning it off, bad values reported with a fix", () => {
-  assertEquals(resolveConfig([], false).dependencyDocs, { auto: true });
+  assertEquals(resolveConfig([], false).dependencyDocs, { auto: true, fetch: true });
   const off = resolveConfig([
     layer("user.json", { dependency_docs: { auto: true } }),
     layer("project.json", { dependency_docs: { auto: false } }),
   ], false);
-  assertEquals([off.problems, off.dependencyDocs], [[], { auto: false }]);
+  assertEquals([off.problems, off.dependencyDocs], [[], { auto: false, fetch: true }]);
   // A layer that does not set it leaves the earlier one's.
   assertEquals(
     resolveConfig([layer("u.json", { dependency_docs: { auto: false } }), layer("p.json", {})], false)
       .dependencyDocs,
-    { auto: false },
+    { auto: false, fetch: true },
   );
   const wrong = resolveConfig([layer("w.json", { dependency_docs: { auto: "no" } })], true);
   match(
     wrong.problems[0],
     /^w\.json: dependency_docs\.auto: .*dependency_docs section ignored \(fix: use true or false/,
   );
-  assertEquals(wrong.dependencyDocs, { auto: true });
+  assertEquals(wrong.dependencyDocs, { auto: true, fetch: true });
   const notObject = resolveConfig([layer("n.json", { dependency_docs: false })], true);
   match(
     notObject.problems[0],

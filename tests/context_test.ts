@@ -149,7 +149,7 @@ Deno.test("output: one hookSpecificOutput object with the event name and the con
 
 Deno.test("SessionStart after an install: the note says the MCP server is rebuilding, or, with that off, what to run", () => {
   const note = (auto: boolean) => {
-    const cfg = { ...withContext(), dependencyDocs: { auto } };
+    const cfg = { ...withContext(), dependencyDocs: { auto, fetch: true } };
     return sessionStartContext(view(cfg), "/work/app/package-lock.json")!;
   };
   match(

@@ -10,7 +10,8 @@ import { cargoHome, lockedVersions, manifestCrates, rustDependencies } from "../
 import { installedVersions } from "../lib/project/debian.ts";
 import { indexGoModule } from "../lib/project/go_docs.ts";
 import { indexCrate } from "../lib/project/crate_docs.ts";
-import { addProject, packageIndexName } from "../lib/project/index_project.ts";
+import { addProject } from "../lib/project/index_project.ts";
+import { packageIndexName } from "../lib/project/index_names.ts";
 import { packageKeywords } from "../lib/project/keywords.ts";
 import { checkIndexName } from "../lib/docs/indexes.ts";
 import { DocsIndex } from "../lib/docs/store.ts";

@@ -427,3 +427,16 @@ export function newCall(text: string): string {
     ? JSON.stringify({ ...parsed, tool_use_id: freshId(parsed.tool_use_id) })
     : text;
 }
+
+/**
+ * The sandbox's user config with fetching turned off. Real packages name real hosts (github.com, their sites),
+ * and a test run has no network but the registries: a test of dependency docs built from real packages asks
+ * nothing more, and fetching is tested against servers on 127.0.0.1 (tests/published_docs_test.ts).
+ */
+export async function noFetching(box: Sandbox): Promise<void> {
+  await Deno.mkdir(`${box.home}/.claude/hooks`, { recursive: true });
+  await Deno.writeTextFile(
+    `${box.home}/.claude/hooks/docsearch-config.json`,
+    JSON.stringify({ dependency_docs: { fetch: false } }),
+  );
+}

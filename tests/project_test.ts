@@ -3,7 +3,7 @@
  * dependencies found as a package manager installed them.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { packageIndexName } from "../lib/project/index_project.ts";
+import { packageIndexName } from "../lib/project/index_names.ts";
 import { withPackageEntries } from "../lib/docs/config_entry.ts";
 import { declarationsMarkdown } from "../lib/project/dts.ts";
 import { denoDependencies, denoDir } from "../lib/project/deno.ts";

@@ -11,12 +11,14 @@ import { startUpkeep, type UpkeepTiming } from "../lib/project/upkeep.ts";
 import { readProgress } from "../lib/project/upkeep_progress.ts";
 import { machine } from "./command_context.ts";
 import { exists } from "./helpers.ts";
+import { site } from "./published_site.ts";
 
 const FAST: UpkeepTiming = {
   startMs: 0,
   pollMs: 50,
   settle: { quietMs: 400, pollMs: 50, maxMs: 10_000 },
   lockPollMs: 50,
+  fetchCheckMs: 60_000,
 };
 
 /** A README of `words` distinct words. */
@@ -182,5 +184,51 @@ Deno.test("upkeep: two sessions in one project at once build each package once",
     );
   } finally {
     await Promise.all(upkeeps.map((upkeep) => upkeep.stop()));
+  }
+});
+
+Deno.test("upkeep: a thin package gets its published docs, from its repository's tag, and its entry says so; a second look asks nothing", async () => {
+  await using m = await machine();
+  await using server = await site();
+  install(m.project, { widget: { version: "1.2.0", words: 40 }, alpha: { version: "1.0.0", words: 1500 } });
+  // What npm leaves of a package that names its repository.
+  Deno.writeTextFileSync(
+    `${m.project}/node_modules/widget/package.json`,
+    JSON.stringify({ name: "widget", version: "1.2.0", repository: `git+${server.origin}/o/r.git` }),
+  );
+  const { context, log } = session({ ...m.context(), network: { http: true, privateHosts: true } });
+  const upkeep = startUpkeep(context, (line) => log.push(line), FAST);
+  try {
+    const done = await until("the build", finishedAfter(context, m.project, 0));
+    assertEquals([done.phase, done.built, done.fetched], ["done", 2, 1]);
+    const widget = localConfig(m.project).databases.find((d) => d.name === "widget") as unknown as {
+      tool_args: { index: string };
+      description: string;
+    };
+    assertEquals(widget.tool_args.index, "npm-widget-1.2.0.published");
+    assertEquals(
+      widget.description,
+      "widget 1.2.0 (repository tag v1.2.0), the version installed in this project",
+    );
+    // alpha has docs enough: nothing asked for it.
+    assertEquals(server.asked, [
+      "/o/r/archive/refs/tags/v1.2.0.tar.gz",
+      "/codeload/o/r/tar.gz/refs/tags/v1.2.0",
+    ]);
+    match(
+      log.join("\n"),
+      /widget 1\.2\.0: published docs fetched: widget 1\.2\.0 \(repository tag v1\.2\.0\)/,
+    );
+  } finally {
+    await upkeep.stop();
+  }
+  // Another session in the project: built and fetched before, nothing is asked.
+  const again = session({ ...m.context(), network: { http: true, privateHosts: true } });
+  const second = startUpkeep(again.context, (line) => again.log.push(line), { ...FAST, fetchCheckMs: 50 });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assertEquals(server.asked.length, 2);
+  } finally {
+    await second.stop();
   }
 });

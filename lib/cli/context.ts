@@ -4,6 +4,7 @@
  * home is touched. processContext() below is the one place under lib/ that reads the process's globals.
  */
 import { type Env, type OS, stateDir } from "../paths.ts";
+import type { NetworkPolicy } from "../project/net_policy.ts";
 import { print, printError } from "./io.ts";
 
 export interface CommandContext {
@@ -27,6 +28,8 @@ export interface CommandContext {
   stdout: (text: string) => void;
   /** One message on the error stream, written whole; the line end is added. */
   stderr: (text: string) => void;
+  /** Which addresses fetching a dependency's published docs may ask (lib/project/net_policy.ts). */
+  network: NetworkPolicy;
 }
 
 /** The process's directory; a directory deleted under it still has the name the shell gave it. */
@@ -54,5 +57,7 @@ export function processContext(): CommandContext {
     stdin: Deno.stdin,
     stdout: print,
     stderr: printError,
+    // net_policy.ts's PRODUCT_POLICY, written here so that the hook does not load that module.
+    network: { http: false, privateHosts: false },
   };
 }

@@ -9,6 +9,8 @@ export interface LayerText {
   text?: string;
   /** Why an existing file could not be read. */
   readError?: string;
+  /** A layer of the project's (it comes with a cloned repository): what it may set is narrower. */
+  project?: boolean;
 }
 
 export interface ConfigLocation {
@@ -16,6 +18,8 @@ export interface ConfigLocation {
   paths: string[];
   /** True for `--config` / `DOCSEARCH_CONFIG`: that file replaces the lookup, and must exist. */
   explicit: boolean;
+  /** Of `paths`, the project's layers. */
+  fromProject?: readonly string[];
 }
 
 /** Where the original Python hook read its config, kept so its users' files work; `install` creates it. */
@@ -45,13 +49,10 @@ export function configLocation(
   const user = userConfigPath(env, os);
   if (user) paths.push(user);
   const project = projectDirectory(env, projectDir);
-  if (project) {
-    paths.push(
-      join(os, project, ".claude", "docsearch.json"),
-      join(os, project, ".claude", "docsearch.local.json"),
-    );
-  }
-  return { paths: [...new Set(paths)], explicit: false };
+  const fromProject = project
+    ? [join(os, project, ".claude", "docsearch.json"), join(os, project, ".claude", "docsearch.local.json")]
+    : [];
+  return { paths: [...new Set([...paths, ...fromProject])], explicit: false, fromProject };
 }
 
 /**
@@ -126,6 +127,7 @@ export function readLayers(location: ConfigLocation, open = readLayer): LayerTex
     const dir = dirName(path);
     const parent = dirName(dir);
     const missing = (parent !== dir && !lists(parent, baseName(dir))) || !lists(dir, baseName(path));
-    return missing ? { path } : open(path);
+    const layer = missing ? { path } : open(path);
+    return location.fromProject?.includes(path) ? { ...layer, project: true } : layer;
   });
 }

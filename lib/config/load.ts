@@ -40,7 +40,7 @@ function isCachedConfig(value: unknown): value is Config {
     isStringList(config.problems) &&
     isStringList(config.fetchTools) &&
     typeof context?.enabled === "boolean" && typeof context.maxChars === "number" &&
-    typeof config.dependencyDocs?.auto === "boolean" &&
+    typeof config.dependencyDocs?.auto === "boolean" && typeof config.dependencyDocs.fetch === "boolean" &&
     typeof context.sessionStart === "boolean" && typeof context.userPrompt === "boolean" &&
     typeof capture?.enabled === "boolean" && typeof capture.retentionDays === "number" &&
     isStringList(capture.skipTools) && isStringList(capture.excludeFiles) &&
@@ -57,7 +57,7 @@ function sameLayers(cached: LayerText[] | undefined, current: LayerText[]): bool
   return Array.isArray(cached) && cached.length === current.length &&
     cached.every((layer, i) =>
       layer?.path === current[i].path && layer.text === current[i].text &&
-      layer.readError === current[i].readError
+      layer.readError === current[i].readError && layer.project === current[i].project
     );
 }
 

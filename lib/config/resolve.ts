@@ -53,6 +53,7 @@ const HINTS: Record<string, string> = {
   user_prompt: "use true or false",
   dependency_docs: 'use an object, e.g. "dependency_docs": {"auto": false}',
   auto: "use true or false: false stops building dependency docs in the background",
+  fetch: "use true or false: false stops fetching the docs that thin packages do not ship",
 };
 
 const nonEmpty = z.string().trim().min(1);
@@ -104,6 +105,7 @@ const contextSection = z.object({
 
 const dependencyDocsSection = z.object({
   auto: z.boolean().optional(),
+  fetch: z.boolean().optional(),
 });
 
 const redactPattern = z.union([
@@ -236,7 +238,7 @@ export function resolveConfig(layers: readonly LayerText[], explicit: boolean): 
     if (root.capture !== undefined) problems.push(...mergeCapture(capture, file, root.capture));
     if (root.context !== undefined) problems.push(...mergeContext(context, file, root.context));
     if (root.dependency_docs !== undefined) {
-      problems.push(...mergeDependencyDocs(dependencyDocs, file, root.dependency_docs));
+      problems.push(...mergeDependencyDocs(dependencyDocs, layer, root.dependency_docs));
     }
     if (root.databases === undefined) continue;
     if (!Array.isArray(root.databases)) {
@@ -383,13 +385,25 @@ function mergeContext(context: ContextConfig, file: string, raw: unknown): strin
   return unknownKeys(file, base, raw as Record<string, unknown>, CONTEXT_KEYS);
 }
 
-/** Each layer overrides the fields it sets: a project can turn the background builds off for itself. */
-function mergeDependencyDocs(dependencyDocs: DependencyDocsConfig, file: string, raw: unknown): string[] {
+/**
+ * Each layer overrides the fields it sets: a project can turn the background builds off for itself. Fetching
+ * from the network a project's layer can turn off, never on: a cloned repository's config is not the user's
+ * word that its dependencies' metadata may send requests from this machine.
+ */
+function mergeDependencyDocs(dependencyDocs: DependencyDocsConfig, layer: LayerText, raw: unknown): string[] {
+  const file = layer.path;
   const base = ["dependency_docs"];
   const parsed = dependencyDocsSection.safeParse(raw);
   if (!parsed.success) return zodProblems(file, base, parsed.error, "dependency_docs section ignored");
   dependencyDocs.auto = parsed.data.auto ?? dependencyDocs.auto;
-  return unknownKeys(file, base, raw as Record<string, unknown>, DEPENDENCY_DOCS_KEYS);
+  const problems: string[] = [];
+  if (parsed.data.fetch === true && !dependencyDocs.fetch && layer.project) {
+    problems.push(
+      `${file}: ${jsonPath([...base, "fetch"])}: a project's config can turn fetching off, not on; ignored ` +
+        "(fix: set it in your own config, ~/.claude/hooks/docsearch-config.json)",
+    );
+  } else dependencyDocs.fetch = parsed.data.fetch ?? dependencyDocs.fetch;
+  return [...problems, ...unknownKeys(file, base, raw as Record<string, unknown>, DEPENDENCY_DOCS_KEYS)];
 }
 
 function definedFields(entry: DatabaseEntry): Partial<DatabaseEntry> {

@@ -49,6 +49,11 @@ export interface ContextConfig {
 export interface DependencyDocsConfig {
   /** Built when missing and rebuilt after an install, in the background; off: only `index add --project`. */
   auto: boolean;
+  /**
+   * The docs a thin package does not ship fetched from where they are published (its repository's tag, its
+   * site); off: nothing is asked of the network. A project's layer can turn it off, not on.
+   */
+  fetch: boolean;
 }
 
 export interface Config {
@@ -108,4 +113,8 @@ export const DEFAULT_CONTEXT: ContextConfig = {
   userPrompt: true,
 };
 
-export const DEFAULT_DEPENDENCY_DOCS: DependencyDocsConfig = { auto: true };
+/**
+ * On, both: "no hand work" is the point of dependency docs. What fetching sends, and to whom, is in
+ * docs/privacy.md: a package's name and version in the URLs its own metadata names, nothing of the project.
+ */
+export const DEFAULT_DEPENDENCY_DOCS: DependencyDocsConfig = { auto: true, fetch: true };

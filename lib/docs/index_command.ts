@@ -235,7 +235,7 @@ export async function run({ positionals, values }: IndexArgs, context: CommandCo
       if (values.project) {
         // The folder is the one positional: `index add --project [DIR]`.
         if (source !== undefined) throw new UsageError("docsearch-hook index add --project [folder]");
-        (await import("../project/index_project.ts")).addProject(context, name, values);
+        await (await import("../project/index_project.ts")).addProject(context, name, values);
         return 0;
       }
       const checked = checkIndexName(name);

@@ -91,12 +91,14 @@ export type Read =
 /** A NUL byte early on means a binary file, whatever its name says. */
 const looksBinary = (bytes: Uint8Array) => bytes.subarray(0, 8192).includes(0);
 
+/** How a documentation file is read, by its name. */
+export const documentKind = (path: string): "markdown" | "html" | "text" =>
+  MARKDOWN.test(path) ? "markdown" : HTML.test(path) ? "html" : "text";
+
 /** Reads and chunks one file; text that is not valid UTF-8 is read with replacement characters. */
 export function readDocument(path: string, size: number): Read {
   if (size > MAX_FILE_BYTES) return { skipped: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
-  const bytes = Deno.readFileSync(path);
-  const kind = MARKDOWN.test(path) ? "markdown" : HTML.test(path) ? "html" : "text";
-  return chunkDocument(bytes, kind, baseName(path));
+  return chunkDocument(Deno.readFileSync(path), documentKind(path), baseName(path));
 }
 
 /** Chunks a document of a known kind, from a file or a crawled page; `name` titles it when it has no title. */

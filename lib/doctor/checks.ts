@@ -110,6 +110,45 @@ export function dependencyDocsCheck(
   ];
 }
 
+/** What was fetched of the project's thin packages' published docs (project/published_docs.ts), by package. */
+export interface PublishedFact {
+  /** "express 4.21.2" */
+  pkg: string;
+  /** What was read, from where, when; or why nothing was. */
+  fetched?: { label: string; kind: string; url: string; at: number };
+  failed?: string;
+  none?: string;
+}
+
+/**
+ * What doctor says of the published docs fetched for the project's packages: what from where, and failures
+ * (asked again later); no line when none of its packages was looked for and fetching is on.
+ */
+export function publishedDocsCheck(
+  project: string,
+  fetchOn: boolean,
+  facts: readonly PublishedFact[],
+): Check[] {
+  const name = "published docs";
+  const said = facts.map((fact) =>
+    fact.fetched
+      ? `${fact.pkg}: ${fact.fetched.label}, from ${
+        fact.fetched.kind === "repository" ? "the archive" : fact.fetched.kind
+      } ${fact.fetched.url} (fetched ${new Date(fact.fetched.at).toISOString().slice(0, 10)})`
+      : fact.failed
+      ? `${fact.pkg}: not fetched, the network failed: ${fact.failed}`
+      : `${fact.pkg}: none found (${fact.none})`
+  );
+  const off = fetchOn ? "" : "dependency_docs.fetch is false: nothing is fetched from the network";
+  if (said.length === 0 && off === "") return [];
+  const message = `${project}: ${[off, ...said].filter((part) => part !== "").join("; ")}`;
+  return [
+    facts.some((fact) => fact.failed !== undefined) && fetchOn
+      ? warn(name, message, "the background upkeep asks again within the hour; index add --project asks now")
+      : ok(name, message),
+  ];
+}
+
 // ---- registration ----------------------------------------------------------------------------------------
 
 export interface SettingsFile {

@@ -16,6 +16,8 @@ import {
   duplicateKeywordChecks,
   killSwitchCheck,
   mcpChecks,
+  publishedDocsCheck,
+  type PublishedFact,
   registrationChecks,
   unreadableMcpFileChecks,
 } from "./checks.ts";
@@ -30,6 +32,18 @@ export interface DoctorArgs {
 
 /** How long the state check waits for the write lock before it calls the state busy. */
 const STATE_LOCK_WAIT_MS = 2000;
+
+/** The published docs fetched for the project's packages; loaded only here, with the project readers. */
+async function publishedFacts(context: CommandContext, project: string): Promise<PublishedFact[]> {
+  if (context.stateDir === undefined) return [];
+  try {
+    const { projectPublished } = await import("../project/index_project.ts");
+    return projectPublished(context, project);
+  } catch {
+    // A project that cannot be read has nothing to say here; the dependency docs line says why.
+    return [];
+  }
+}
 
 export async function run({ values }: DoctorArgs, context: CommandContext): Promise<number> {
   const { env, os } = context;
@@ -47,6 +61,7 @@ export async function run({ values }: DoctorArgs, context: CommandContext): Prom
     ...unreadableMcpFileChecks(mcp.unreadable),
     ...mcpChecks(config, mcp.servers, mcp.lookedIn),
     ...dependencyDocsCheck(project, describeUpkeep(config.dependencyDocs.auto, progress, context.now())),
+    ...publishedDocsCheck(project, config.dependencyDocs.fetch, await publishedFacts(context, project)),
     await stateCheck(STATE_LOCK_WAIT_MS, context),
     killSwitchCheck(env),
     await selfTest(values.config, config, facts.agent),

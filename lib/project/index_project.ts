@@ -12,7 +12,6 @@ import { type PackageEntry, withPackageEntries } from "../docs/config_entry.ts";
 import { indexesDir, indexFile, type IndexHome } from "../docs/indexes.ts";
 import { DocsIndex } from "../docs/store.ts";
 import { isFile } from "../files.ts";
-import { hash53 } from "../hash.ts";
 import { type Env, join, type OS, resolvePath } from "../paths.ts";
 import { buildLock } from "./build_lock.ts";
 import { recordLockfile } from "./stamp.ts";
@@ -20,7 +19,8 @@ import { packageKeywords } from "./keywords.ts";
 import { denoDependencies } from "./deno.ts";
 import { type InstalledPackage, npmDependencies, type ProjectDependencies } from "./npm.ts";
 import { indexPackage } from "./package_docs.ts";
-import { normalizeName, pythonDependencies } from "./python.ts";
+import { pythonDependencies } from "./python.ts";
+import { packageId, packageIndexName } from "./index_names.ts";
 import { indexDistribution } from "./python_docs.ts";
 import { goDependencies } from "./go.ts";
 import { indexGoModule } from "./go_docs.ts";
@@ -28,6 +28,16 @@ import { rustDependencies } from "./cargo.ts";
 import { indexCrate } from "./crate_docs.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 import { editConfig } from "../docs/index_config.ts";
+import type { PublishedFact } from "../doctor/checks.ts";
+import { commandConfig } from "../config/resolve.ts";
+import { resolveDns } from "./net_policy.ts";
+import {
+  type FetchDeps,
+  fetchDue,
+  fetchPublished,
+  type PublishedState,
+  publishedState,
+} from "./published_docs.ts";
 
 /** The prefixes of the index names this command gives, which mark the config entries it manages. */
 export const PREFIXES = ["npm-", "pypi-", "go-", "crates-"];
@@ -39,26 +49,6 @@ const ECOSYSTEMS = {
   go: { index: indexGoModule, keywords: "go", holds: "README, package docs, doc comments" },
   crates: { index: indexCrate, keywords: "rust", holds: "README, crate and item docs" },
 } as const;
-
-/**
- * `npm-zod-4.1.12`, `npm-_modelcontextprotocol__sdk-1.32.2`, `pypi-typing-extensions-4.15.0`,
- * `go-github.com__google__uuid-v1.3.0`, `crates-itoa-1.0.1`: a valid index name, one per package@version. A
- * scope's `@` becomes `_`, which no unscoped npm name starts with, so `@a/b` and `a__b` stay apart; a Python
- * name is taken in its normal form, as `Typing_Extensions` is `typing-extensions`; a Go module path's `/` is
- * `__`. A Go module's version starts with `v`, a Debian package's (its packaged copy) with a digit: the two
- * copies get two indexes.
- */
-export function packageIndexName(pkg: Pick<InstalledPackage, "ecosystem" | "name" | "version">): string {
-  const name = pkg.ecosystem === "pypi"
-    ? normalizeName(pkg.name)
-    : pkg.ecosystem === "go"
-    ? pkg.name.replaceAll("/", "__")
-    : pkg.name.replace(/^@/, "_").replace("/", "__");
-  const plain = `${pkg.ecosystem}-${name}-${pkg.version}`.replace(/[^A-Za-z0-9._-]/g, "_");
-  return plain.length <= 64 ? plain : `${plain.slice(0, 49)}-${hash53(plain)}`;
-}
-
-const packageId = (pkg: InstalledPackage) => `${pkg.ecosystem}:${pkg.name}@${pkg.version}`;
 
 /**
  * The index of this package@version when it was built before (by any project), with its words; undefined when
@@ -109,25 +99,51 @@ export function packageIndex(
 /**
  * The config entry that sends web searches about the package to its index. However few its pages, the hook's
  * gate (lib/answer/answer.ts) denies a search only when they answer it: a one-function README answers what
- * it is about and lets the rest through, where a fixed word count would decide blind to the query.
+ * it is about and lets the rest through, where a fixed word count would decide blind to the query. When the
+ * package's published docs were fetched (published_docs.ts) and hold more than its installed copy, the entry
+ * names their index, and its description says what they describe: the version of the tag, or the site's date.
  */
 export function packageEntry(
   home: IndexHome,
   pkg: InstalledPackage,
-  index: { name: string },
+  index: { name: string; words: number },
   packages: readonly InstalledPackage[],
+  published?: PublishedState,
 ): PackageEntry {
   // An entry is known by its name: the npm package semver and the Rust crate semver are two.
   const shared = packages.some((other) => other.name === pkg.name && other.ecosystem !== pkg.ecosystem);
+  const fetched = published !== undefined && "published" in published &&
+      published.published.words > index.words
+    ? published
+    : undefined;
+  const name = fetched?.index ?? index.name;
   return {
     name: shared ? `${pkg.name} (${pkg.ecosystem})` : pkg.name,
-    index: index.name,
-    path: indexFile(home, index.name),
+    index: name,
+    path: indexFile(home, name),
     keywords: packageKeywords(ECOSYSTEMS[pkg.ecosystem].keywords, pkg.name),
-    description: `${pkg.name} ${pkg.version}, ${pkg.origin ?? "as installed in this project"} (${
-      ECOSYSTEMS[pkg.ecosystem].holds
-    })`,
+    description: fetched === undefined
+      ? `${pkg.name} ${pkg.version}, ${pkg.origin ?? "as installed in this project"} (${
+        ECOSYSTEMS[pkg.ecosystem].holds
+      })`
+      : fetched.published.kind === "repository"
+      ? `${fetched.published.label}, the version installed in this project`
+      : `${fetched.published.label}; ${pkg.name} ${pkg.version} is installed in this project`,
   };
+}
+
+/** What `index add --project` says of a package's published docs, after its installed copy's words. */
+function publishedLine(state: PublishedState | undefined): string {
+  if (state === undefined) return "";
+  if ("published" in state) {
+    const { label, words, kind, url } = state.published;
+    return `; published docs: ${label} (${count(words, "word")}, ${
+      kind === "repository" ? "" : `${kind} `
+    }${url})`;
+  }
+  return "failed" in state
+    ? `; published docs not fetched: ${state.failed} (asked again in an hour)`
+    : `; no published docs: ${state.none}`;
 }
 
 /** The project's own config layer, not committed, which lists its packages' indexes. */
@@ -177,12 +193,27 @@ export function installedDependencies(
   return { dependencies, python };
 }
 
+/** What is known of the published docs of the project's installed packages, for `doctor`. */
+export function projectPublished(context: CommandContext, project: string): PublishedFact[] {
+  const packages = installedDependencies(project, context.env, context.os).dependencies?.packages ?? [];
+  return packages.flatMap((pkg): PublishedFact[] => {
+    const state = publishedState(context, pkg);
+    if (state === undefined) return [];
+    const name = `${pkg.name} ${pkg.version}`;
+    if ("published" in state) {
+      const { label, kind, url, at } = state.published;
+      return [{ pkg: name, fetched: { label, kind, url, at } }];
+    }
+    return ["failed" in state ? { pkg: name, failed: state.failed } : { pkg: name, none: state.none }];
+  });
+}
+
 /** Indexes the docs of the direct dependencies of the project in `dir` (relative to the context's folder). */
-export function addProject(
+export async function addProject(
   context: CommandContext,
   dir: string | undefined,
   values: { "no-config"?: boolean; config?: string },
-): void {
+): Promise<void> {
   const { env, os, stdout: print, stderr: printError } = context;
   const project = resolvePath(context.cwd, dir ?? ".", os);
   const { dependencies, python } = installedDependencies(project, env, os);
@@ -214,15 +245,30 @@ export function addProject(
     indexes,
     () => printError("docsearch-hook index: another build of dependency docs is running; waiting for it"),
   );
+  const fetchOn = commandConfig(undefined, project, env, os).config.dependencyDocs.fetch;
+  const deps: FetchDeps = {
+    fetch,
+    policy: context.network,
+    resolve: resolveDns,
+    now: context.now,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
   try {
     for (const pkg of dependencies.packages) {
       const index = packageIndex(context, pkg);
       if (!index.reused) built++;
-      entries.push(packageEntry(context, pkg, index, dependencies.packages));
+      let published = publishedState(context, pkg);
+      if (fetchOn && fetchDue(index.words, published, context.now())) {
+        printError(
+          `docsearch-hook index: ${pkg.name} ${pkg.version} ships little documentation: fetching its published docs`,
+        );
+        published = await fetchPublished(context, pkg, deps);
+      }
+      entries.push(packageEntry(context, pkg, index, dependencies.packages, published));
       lines.push(
         `  ${pkg.name} ${pkg.version}: ${count(index.words, "word")}${
           index.reused ? " (indexed before)" : ""
-        }`,
+        }${publishedLine(published)}`,
       );
     }
   } finally {

@@ -46,7 +46,7 @@ export interface PackageIndexed {
   words: number;
 }
 
-const wordCount = (text: string) => text.match(/\S+/g)?.length ?? 0;
+export const wordCount = (text: string): number => text.match(/\S+/g)?.length ?? 0;
 
 /** What a package's indexer puts documents in `index` (a fresh one) with; files it cannot read are skipped. */
 export interface PackageWriter {
@@ -54,6 +54,8 @@ export interface PackageWriter {
   file(path: string): void;
   /** A document made from a source file (its doc comments as Markdown), stamped with that file. */
   generated(path: string, bytes: Uint8Array, kind: "markdown" | "text", name: string): void;
+  /** A document read from elsewhere than the disk (a repository's archive), under its address. */
+  fetched(source: string, bytes: Uint8Array, kind: "markdown" | "html" | "text", name: string): void;
   /** Settles the index once every document is in; how much was indexed. */
   done(): PackageIndexed;
 }
@@ -90,6 +92,7 @@ export function packageWriter(index: DocsIndex): PackageWriter {
         // Gone since it was read: one file less.
       }
     },
+    fetched: (source, bytes, kind, name) => put(source, chunkDocument(bytes, kind, name), bytes.length, 0),
     done: () => {
       index.settleSummaries();
       return { documents, words };

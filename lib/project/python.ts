@@ -218,6 +218,8 @@ export interface Distribution {
 export interface Metadata {
   headers: Map<string, string>;
   description: string;
+  /** Its `Project-URL` headers (a repeated one), label and URL as written: `["Source", "https://…"]`. */
+  projectUrls: [string, string][];
 }
 
 /**
@@ -226,6 +228,7 @@ export interface Metadata {
  */
 export function parseMetadata(text: string): Metadata {
   const headers = new Map<string, string>();
+  const projectUrls: [string, string][] = [];
   const lines = text.replace(/\r\n?/g, "\n").split("\n");
   let key: string | undefined;
   let i = 0;
@@ -238,13 +241,17 @@ export function parseMetadata(text: string): Metadata {
     const colon = line.indexOf(":");
     if (colon <= 0) continue;
     key = line.slice(0, colon).trim().toLowerCase();
+    if (key === "project-url") {
+      const [label, url] = line.slice(colon + 1).split(/,(.*)/s).map((part) => part.trim());
+      if (url) projectUrls.push([label, url]);
+    }
     // A repeated header (Classifier, Requires-Dist) keeps its first value: the ones read here are single.
     if (!headers.has(key)) headers.set(key, line.slice(colon + 1).trim());
   }
   const body = lines.slice(i + 1).join("\n").trim();
   const header = headers.get("description") ?? "";
   const description = body !== "" ? body : header === "UNKNOWN" ? "" : header.trim();
-  return { headers, description };
+  return { headers, description, projectUrls };
 }
 
 /** An installed distribution's metadata file: its METADATA or PKG-INFO (an old `.egg-info` file is one itself). */

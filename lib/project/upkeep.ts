@@ -23,6 +23,8 @@ import { applySettings, planSettings } from "../install/json_file.ts";
 import { programWorker } from "../program.ts";
 import { tryBuildLock } from "./build_lock.ts";
 import { indexedBefore, localConfigPath, packageEntry, PREFIXES } from "./index_project.ts";
+import { fetchDue, publishedState } from "./published_docs.ts";
+import { DEFAULT_DEPENDENCY_DOCS, type DependencyDocsConfig } from "../config/types.ts";
 import {
   type Clock,
   type InstallState,
@@ -42,7 +44,7 @@ import {
   upkeepProject,
   writeProgress,
 } from "./upkeep_progress.ts";
-import type { BuildReply, BuildRequest } from "./upkeep_worker.ts";
+import type { BuildReply, BuildRequest, PackageReply } from "./upkeep_worker.ts";
 
 export interface UpkeepTiming {
   /** From connect to the first look: the agent's first requests come first. */
@@ -52,6 +54,11 @@ export interface UpkeepTiming {
   settle: SettleTiming;
   /** How often a build waiting for another one tries the lock again. */
   lockPollMs: number;
+  /**
+   * How often, with nothing installed meanwhile, the project's thin packages are looked at for published docs
+   * to fetch: a failure's retry once due (published_docs.ts's RETRY_MS), or fetching turned on since.
+   */
+  fetchCheckMs: number;
 }
 
 export const UPKEEP_TIMING: UpkeepTiming = {
@@ -59,6 +66,7 @@ export const UPKEEP_TIMING: UpkeepTiming = {
   pollMs: 2000,
   settle: { quietMs: 3000, pollMs: 500, maxMs: 10 * 60_000 },
   lockPollMs: 1000,
+  fetchCheckMs: 5 * 60_000,
 };
 
 export interface Upkeep {
@@ -89,12 +97,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 function buildInWorker(
   request: BuildRequest,
   signal: AbortSignal,
-  onReply: (reply: BuildReply) => void,
+  onReply: (reply: PackageReply) => void,
 ): Promise<void> {
   if (signal.aborted) return Promise.reject(new Stopped());
   return new Promise((resolve, reject) => {
     const worker = programWorker("lib/project/upkeep_worker");
-    let replies = 0;
     const end = (error?: unknown) => {
       worker.terminate();
       signal.removeEventListener("abort", abort);
@@ -104,12 +111,12 @@ function buildInWorker(
     const abort = () => end(new Stopped());
     signal.addEventListener("abort", abort, { once: true });
     worker.onmessage = ({ data }: MessageEvent<BuildReply>) => {
+      if ("done" in data) return end();
       try {
         onReply(data);
       } catch (error) {
-        return end(error);
+        end(error);
       }
-      if (++replies === request.packages.length) end();
     };
     worker.onerror = (event) => {
       // Handled here: left alone, a worker's uncaught error would end the server too.
@@ -178,18 +185,37 @@ function keepUp(
     !(state.dependencies.lockfile !== undefined &&
       indexedFrom(os, stateDir, project, state.dependencies.lockfile));
 
-  async function autoOn(): Promise<boolean> {
+  async function switches(): Promise<DependencyDocsConfig> {
     try {
       const location = configLocation(undefined, env, os, project);
-      return (await loadConfig(location, stateDir, os, now())).dependencyDocs.auto;
+      return (await loadConfig(location, stateDir, os, now())).dependencyDocs;
     } catch {
-      // The config's problems are doctor's to tell; the default holds meanwhile.
-      return true;
+      // The config's problems are doctor's to tell; the defaults hold meanwhile.
+      return DEFAULT_DEPENDENCY_DOCS;
+    }
+  }
+
+  /** When the thin packages were last looked at for published docs to fetch. */
+  let fetchChecked = now();
+
+  /** Whether the package's index is there, thin, and due a fetch of its published docs (published_docs.ts). */
+  function fetchWanted(pkg: InstalledPackage): boolean {
+    try {
+      const words = indexedBefore(home, pkg)?.words;
+      return words !== undefined && fetchDue(words, publishedState(home, pkg), now());
+    } catch {
+      return false;
     }
   }
 
   async function poll(): Promise<void> {
-    if (known !== undefined && unchangedSince(known)) return;
+    if (known !== undefined && unchangedSince(known)) {
+      if (now() - fetchChecked < timing.fetchCheckMs) return;
+      fetchChecked = now();
+      const docs = await switches();
+      if (docs.auto && docs.fetch && known.dependencies.packages.some(fetchWanted)) await round(known, true);
+      return;
+    }
     let state: InstallState | undefined;
     try {
       state = look();
@@ -203,7 +229,7 @@ function keepUp(
     }
     known = state;
     if (state === undefined || !needed(state)) return;
-    if (!await autoOn()) {
+    if (!(await switches()).auto) {
       tried = state.key;
       return;
     }
@@ -256,7 +282,8 @@ function keepUp(
     };
   }
 
-  async function round(first: InstallState): Promise<void> {
+  /** `again`: the install is as the last round saw it; only published docs due a fetch are wanted. */
+  async function round(first: InstallState, again = false): Promise<void> {
     // Whatever becomes of it, this state is not tried again: only a change is.
     tried = first.key;
     const started = now();
@@ -313,7 +340,7 @@ function keepUp(
         try {
           // Another look under the lock: an install that came while it waited is waited for in turn.
           const state = look() ?? NOTHING;
-          if (state.key === wait.settled.key) return await build(state, record, save);
+          if (state.key === wait.settled.key) return await build(state, record, save, again);
         } finally {
           lock.release();
         }
@@ -339,13 +366,21 @@ function keepUp(
     state: InstallState,
     record: UpkeepProgress,
     save: (fields?: Partial<UpkeepProgress>) => void,
+    again: boolean,
   ): Promise<void> {
     const { packages, missing, lockfile } = state.dependencies;
     tried = state.key;
+    fetchChecked = now();
     save({ phase: "building", waitingFor: undefined, total: packages.length, missing: missing.length });
+    const docs = await switches();
     const entries = new Map<string, PackageEntry>();
+    const indexes = new Map<string, { name: string; words: number }>();
+    const key = (pkg: InstalledPackage) => `${pkg.ecosystem}:${pkg.name}`;
+    const list = (pkg: InstalledPackage, published = publishedState(home, pkg)) =>
+      entries.set(key(pkg), packageEntry(home, pkg, indexes.get(key(pkg))!, packages, published));
     const ready = (pkg: InstalledPackage, index: { name: string; words: number }) => {
-      entries.set(`${pkg.ecosystem}:${pkg.name}`, packageEntry(home, pkg, index, packages));
+      indexes.set(key(pkg), index);
+      list(pkg);
       record.ready++;
     };
     const todo: InstalledPackage[] = [];
@@ -365,11 +400,32 @@ function keepUp(
     config.write(entries);
     save();
     const failures: string[] = [];
+    // Those built now are looked at once built, in the worker; the others now, so that no worker is started
+    // for nothing.
+    const toFetch = docs.fetch ? packages.filter((pkg) => todo.includes(pkg) || fetchWanted(pkg)) : [];
+    const fetch = toFetch.length > 0 ? { packages: toFetch, policy: context.network, at: now() } : undefined;
     try {
-      if (todo.length > 0) {
-        await buildInWorker({ home, packages: todo }, signal, (reply) => {
+      if (todo.length > 0 || fetch !== undefined) {
+        await buildInWorker({ home, packages: todo, fetch }, signal, (reply) => {
           const { pkg } = reply;
-          if ("error" in reply) {
+          if ("fetching" in reply) {
+            record.fetching = `${pkg.name} ${pkg.version}`;
+          } else if ("published" in reply) {
+            record.fetching = undefined;
+            const { published } = reply;
+            list(pkg, published);
+            config.write(entries);
+            if ("published" in published) record.fetched = (record.fetched ?? 0) + 1;
+            log(
+              `dependency docs of ${project}: ${pkg.name} ${pkg.version}: ${
+                "published" in published
+                  ? `published docs fetched: ${published.published.label} (${published.published.url})`
+                  : "failed" in published
+                  ? `published docs not fetched: ${published.failed}`
+                  : `no published docs: ${published.none}`
+              }`,
+            );
+          } else if ("error" in reply) {
             failures.push(`${pkg.name} ${pkg.version}: ${reply.error}`);
             log(`dependency docs of ${project}: ${pkg.name} ${pkg.version} not indexed: ${reply.error}`);
           } else {
@@ -399,7 +455,7 @@ function keepUp(
       ...failures.length > 0 ? { error: failures.join("; ") } : {},
       finished: now(),
     });
-    if (record.built > 0 || failures.length > 0) {
+    if (record.built > 0 || failures.length > 0 || (again && record.fetched !== undefined)) {
       log(
         `dependency docs of ${project}: ${record.ready} of ${
           count(record.total, "package")

@@ -31,6 +31,10 @@ export interface UpkeepProgress {
   updated: number;
   /** What went wrong, by package where one did. */
   error?: string;
+  /** The package whose published docs are being fetched now (published_docs.ts). */
+  fetching?: string;
+  /** Packages whose published docs this round fetched. */
+  fetched?: number;
 }
 
 /** How often a process at work rewrites its record, at least. */
@@ -106,14 +110,22 @@ export function describeProgress(
           : `waiting for the install to finish, until the lockfile and the packages stop changing (for ${running})`,
       };
     case "building":
-      return { ok: true, text: `building: ${counts}, for ${running}${missing}` };
+      return {
+        ok: true,
+        text: `building: ${counts}, for ${running}${missing}${
+          progress.fetching === undefined ? "" : `; fetching the published docs of ${progress.fetching}`
+        }`,
+      };
     case "done": {
       const finished = progress.finished ?? progress.updated;
+      const fetched = progress.fetched
+        ? `; the published docs of ${count(progress.fetched, "package")} fetched`
+        : "";
       return {
         ok: true,
         text: `up to date: ${counts} in ${duration(finished - progress.started)}, ${
           duration(now - finished)
-        } ago${missing}`,
+        } ago${missing}${fetched}`,
       };
     }
     case "failed":

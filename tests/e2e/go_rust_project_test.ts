@@ -7,6 +7,7 @@
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import {
+  noFetching,
   runCli,
   runProgram,
   type Sandbox,
@@ -111,6 +112,7 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 Deno.test("index add --project on a Go and Rust project: module cache, Cargo's registry sources and Debian's, at the versions read", async () => {
   await using box = await sandbox();
+  await noFetching(box);
   box.env.GOMODCACHE = `${box.home}/gomod`;
   box.env.CARGO_HOME = `${box.home}/cargo`;
   const { project, versions, toml, itoa, semver } = await goRustProject(box);

@@ -4,7 +4,16 @@
  * search about one of them denied with its version named, while ordinary searches pass.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { event, runCli, runProgram, type Sandbox, sandbox, sessionStartIn, succeeded } from "../helpers.ts";
+import {
+  event,
+  noFetching,
+  runCli,
+  runProgram,
+  type Sandbox,
+  sandbox,
+  sessionStartIn,
+  succeeded,
+} from "../helpers.ts";
 
 /** Real packages of different shapes: a large typed API (zod), a common-word name (debug), a tiny README (ms). */
 const PACKAGES = { zod: "4.1.12", debug: "4.4.3", ms: "2.1.3" };
@@ -27,6 +36,7 @@ async function npmProject(box: Sandbox): Promise<string> {
 
 Deno.test("index add --project: each dependency's docs at its installed version, listed in the local config; the hook names the version", async () => {
   await using box = await sandbox();
+  await noFetching(box);
   const project = await npmProject(box);
   const cli = (args: string[]) => runCli(args, { env: box.env, cwd: project });
   const added = await cli(["index", "add", "--project"]);
@@ -89,6 +99,7 @@ Deno.test("index add --project: each dependency's docs at its installed version,
 
 Deno.test("index add --project without a package.json, deno.json, Python, Go or Rust manifest says where to run it", async () => {
   await using box = await sandbox();
+  await noFetching(box);
   const out = await runCli(["index", "add", "--project", box.home], { env: box.env });
   assertEquals(out.code, 1);
   match(

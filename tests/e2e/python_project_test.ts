@@ -8,6 +8,7 @@
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import {
   fixture,
+  noFetching,
   runCli,
   runProgram,
   type Sandbox,
@@ -51,6 +52,7 @@ async function pythonProject(
 
 Deno.test("index add --project on a Python project: its virtualenv's distributions, description and docstrings, at their versions", async () => {
   await using box = await sandbox();
+  await noFetching(box);
   const { project, pip } = await pythonProject(box);
   const cli = (args: string[]) => runCli(args, { env: box.env, cwd: project });
   const added = await cli(["index", "add", "--project"]);
@@ -59,17 +61,18 @@ Deno.test("index add --project on a Python project: its virtualenv's distributio
     added.stdout,
     /Indexed the docs of 3 direct dependencies of .*app \(Python: .*\.venv\) \(3 built, 0 indexed before\)/,
   );
-  match(added.stdout, /greetlib 1\.4\.2: \d+ words, too little to answer from/);
+  match(added.stdout, /greetlib 1\.4\.2: \d+ words\n/);
   const setuptools = /setuptools (\d[\w.]*): (\d+) words\n/.exec(added.stdout);
   ok(setuptools !== null && Number(setuptools[2]) >= 1000, added.stdout);
   match(added.stderr, /not installed, so not indexed: not-installed-linter/);
 
   const local = JSON.parse(await Deno.readTextFile(`${project}/.claude/docsearch.local.json`));
-  assertEquals(local.databases.map((d: { name: string }) => d.name), ["setuptools"]);
+  // Every installed package is listed: the hook's gate decides what their pages answer.
+  assertEquals(local.databases.map((d: { name: string }) => d.name), ["greetlib", "pip", "setuptools"]);
   const index = `pypi-setuptools-${setuptools[1]}`;
-  assertEquals(local.databases[0].tool_args, { index, query: "{query}" });
+  assertEquals(local.databases[2].tool_args, { index, query: "{query}" });
   match(
-    local.databases[0].description,
+    local.databases[2].description,
     /^setuptools \S+, as installed in this project \(description, docstrings\)/,
   );
 
@@ -91,10 +94,14 @@ Deno.test("index add --project on a Python project: its virtualenv's distributio
     new RegExp(`setuptools ${setuptools[1].replaceAll(".", "\\.")}, as installed in this project`),
   );
   match(denied.stdout, /find_namespace_packages/);
-  // greetlib's docs are too thin to deny for; ordinary Python searches are not about setuptools; and
-  // setuptools' docstrings say nothing of its release history.
+  // greetlib's few words are listed too, and answer what they are about.
+  match(
+    (await hook("greetlib formal greeting", "g1")).stdout,
+    /Greetlib composes greetings for every occasion/,
+  );
+  // Ordinary Python searches are not about setuptools; and setuptools' docstrings say nothing of its release
+  // history.
   const passing = [
-    "greetlib formal greeting",
     "python list comprehension examples",
     "setuptools release history",
   ];

@@ -1,0 +1,459 @@
+/**
+ * The docs thin packages do not ship, fetched from where their metadata says they are published: URLs read
+ * from package.json, METADATA and Cargo.toml shapes; the network policy; and, against a server on 127.0.0.1
+ * that serves a GitHub-like tag archive (a real .tar.gz built here), a homepage's llms-full.txt and a small
+ * docs site, what is read, in which order, how it is labelled, and what a hostile archive or URL gets.
+ */
+import { deepStrictEqual as assertEquals, match, ok, rejects } from "node:assert/strict";
+import { publishedDocsCheck } from "../lib/doctor/checks.ts";
+import { addProject } from "../lib/project/index_project.ts";
+import { packageIndex } from "../lib/project/index_project.ts";
+import { guardedFetch, type NetworkPolicy, PRODUCT_POLICY, refusal } from "../lib/project/net_policy.ts";
+import type { InstalledPackage } from "../lib/project/npm.ts";
+import {
+  type FetchDeps,
+  fetchDue,
+  fetchPublished,
+  publishedIndexName,
+  publishedState,
+  RETRY_MS,
+} from "../lib/project/published_docs.ts";
+import {
+  archiveUrl,
+  crateSources,
+  goSources,
+  npmSources,
+  pypiSources,
+  repositoryUrl,
+  tagCandidates,
+} from "../lib/project/published_source.ts";
+import { ARCHIVE_LIMITS, fetchArchive, repositoryPath } from "../lib/project/tag_archive.ts";
+import { parseMetadata } from "../lib/project/python.ts";
+import { DocsIndex } from "../lib/docs/store.ts";
+import { machine, NOW } from "./command_context.ts";
+import { site, words } from "./published_site.ts";
+import type { CommandContext } from "../lib/cli/context.ts";
+
+const TESTS: NetworkPolicy = { http: true, privateHosts: true };
+
+Deno.test("repositoryUrl: the shapes package metadata writes a repository in", () => {
+  const web = (raw: string, directory?: string) => {
+    const found = repositoryUrl(raw, directory);
+    return found && [found.web.href, found.directory];
+  };
+  assertEquals(web("git+https://github.com/expressjs/express.git"), [
+    "https://github.com/expressjs/express",
+    undefined,
+  ]);
+  assertEquals(web("https://github.com/vercel/ms"), ["https://github.com/vercel/ms", undefined]);
+  assertEquals(web("git://github.com/isaacs/node-glob.git"), [
+    "https://github.com/isaacs/node-glob",
+    undefined,
+  ]);
+  assertEquals(web("git+ssh://git@github.com/facebook/react.git"), [
+    "https://github.com/facebook/react",
+    undefined,
+  ]);
+  assertEquals(web("git@github.com:lodash/lodash.git"), ["https://github.com/lodash/lodash", undefined]);
+  assertEquals(web("github:colinhacks/zod"), ["https://github.com/colinhacks/zod", undefined]);
+  assertEquals(web("gitlab:owner/repo"), ["https://gitlab.com/owner/repo", undefined]);
+  assertEquals(web("vercel/ms"), ["https://github.com/vercel/ms", undefined]);
+  assertEquals(web("https://github.com/facebook/react/tree/main/packages/react-dom"), [
+    "https://github.com/facebook/react",
+    "packages/react-dom",
+  ]);
+  assertEquals(web("https://github.com/facebook/react.git", "packages/react"), [
+    "https://github.com/facebook/react",
+    "packages/react",
+  ]);
+  // A folder that climbs out of the repository is no folder.
+  assertEquals(web("https://github.com/o/r", "../../etc"), ["https://github.com/o/r", undefined]);
+  assertEquals(web("file:///etc/passwd"), undefined);
+  assertEquals(web("javascript:alert(1)"), undefined);
+  assertEquals(web("just words"), undefined);
+});
+
+Deno.test("npmSources, pypiSources, crateSources, goSources: the repository and the docs site", () => {
+  const show = (sources: ReturnType<typeof npmSources>) => ({
+    repository: sources.repository && [sources.repository.web.href, sources.repository.directory],
+    site: sources.site?.href,
+  });
+  assertEquals(
+    show(npmSources({
+      repository: {
+        type: "git",
+        url: "git+https://github.com/facebook/react.git",
+        directory: "packages/react",
+      },
+      homepage: "https://react.dev/",
+    })),
+    { repository: ["https://github.com/facebook/react", "packages/react"], site: "https://react.dev/" },
+  );
+  // A homepage on the code host is the repository's page, not a docs site.
+  assertEquals(
+    show(npmSources({ repository: "vercel/ms", homepage: "https://github.com/vercel/ms#readme" })),
+    { repository: ["https://github.com/vercel/ms", undefined], site: undefined },
+  );
+  assertEquals(show(npmSources({ repository: 42, homepage: "ftp://x.org" })), {
+    repository: undefined,
+    site: undefined,
+  });
+  const metadata = parseMetadata(
+    "Metadata-Version: 2.1\nName: requests\nVersion: 2.32.3\nHome-page: https://requests.readthedocs.io\n" +
+      "Project-URL: Documentation, https://requests.readthedocs.io\n" +
+      "Project-URL: Source, https://github.com/psf/requests\n\nbody\n",
+  );
+  assertEquals(metadata.projectUrls, [
+    ["Documentation", "https://requests.readthedocs.io"],
+    ["Source", "https://github.com/psf/requests"],
+  ]);
+  assertEquals(show(pypiSources(metadata.projectUrls, metadata.headers.get("home-page"))), {
+    repository: ["https://github.com/psf/requests", undefined],
+    site: "https://requests.readthedocs.io/",
+  });
+  // Only a Homepage on GitHub: the repository, and no site.
+  assertEquals(show(pypiSources([["Homepage", "https://github.com/benjaminp/six"]])), {
+    repository: ["https://github.com/benjaminp/six", undefined],
+    site: undefined,
+  });
+  assertEquals(
+    show(crateSources({
+      repository: "https://github.com/dtolnay/itoa",
+      documentation: "https://docs.rs/itoa",
+      homepage: "https://serde.rs",
+    })),
+    { repository: ["https://github.com/dtolnay/itoa", undefined], site: "https://serde.rs/" },
+  );
+  assertEquals(show(goSources("github.com/google/uuid")), {
+    repository: ["https://github.com/google/uuid", undefined],
+    site: undefined,
+  });
+  assertEquals(show(goSources("github.com/go-chi/chi/v5")), {
+    repository: ["https://github.com/go-chi/chi", undefined],
+    site: undefined,
+  });
+  assertEquals(show(goSources("github.com/Azure/azure-sdk-for-go/sdk/azcore")), {
+    repository: ["https://github.com/Azure/azure-sdk-for-go", "sdk/azcore"],
+    site: undefined,
+  });
+  assertEquals(show(goSources("golang.org/x/text")), { repository: undefined, site: undefined });
+});
+
+Deno.test("tagCandidates and archiveUrl: the tags a version is published under, and their archive", () => {
+  assertEquals(tagCandidates({ ecosystem: "npm", name: "react", version: "18.3.1" }), [
+    "v18.3.1",
+    "18.3.1",
+    "react@18.3.1",
+  ]);
+  assertEquals(tagCandidates({ ecosystem: "go", name: "github.com/google/uuid", version: "v1.6.0" }), [
+    "v1.6.0",
+  ]);
+  assertEquals(
+    tagCandidates({
+      ecosystem: "go",
+      name: "github.com/Azure/azure-sdk-for-go/sdk/azcore",
+      version: "v1.1.0",
+    }, "sdk/azcore"),
+    ["sdk/azcore/v1.1.0", "v1.1.0"],
+  );
+  assertEquals(
+    archiveUrl(repositoryUrl("github:babel/babel")!, "@babel/core@7.26.0").href,
+    "https://github.com/babel/babel/archive/refs/tags/%40babel/core%407.26.0.tar.gz",
+  );
+});
+
+Deno.test("the network policy: the product asks https of public hosts only; a name resolving inward is refused", async () => {
+  const why = (url: string, policy = PRODUCT_POLICY) => refusal(new URL(url), policy);
+  assertEquals(why("https://github.com/o/r"), undefined);
+  match(why("http://github.com/o/r")!, /http: is not https/);
+  match(why("https://127.0.0.1/x")!, /not a public address/);
+  match(why("https://10.1.2.3/x")!, /not a public address/);
+  match(why("https://192.168.0.1/x")!, /not a public address/);
+  match(why("https://169.254.169.254/latest/meta-data")!, /not a public address/);
+  match(why("https://[::1]/x")!, /not a public address/);
+  match(why("https://[::ffff:127.0.0.1]/x")!, /not a public address/);
+  match(why("https://[fd00::1]/x")!, /not a public address/);
+  match(why("https://localhost/x")!, /not a public host/);
+  match(why("https://intranet/x")!, /not a public host/);
+  match(why("https://user:pw@github.com/x")!, /credentials/);
+  match(why("file:///etc/passwd")!, /file: is not https/);
+  assertEquals(why("http://127.0.0.1:8080/x", TESTS), undefined);
+  match(why("https://github.com/x", { ...TESTS, offline: true })!, /asks no network/);
+
+  let asked = 0;
+  const counting: typeof fetch = () => {
+    asked++;
+    return Promise.resolve(new Response("ok"));
+  };
+  const inward = guardedFetch(counting, PRODUCT_POLICY, () => Promise.resolve(["93.184.216.34", "10.0.0.7"]));
+  await rejects(inward("https://rebind.example.com/x"), /resolves to 10\.0\.0\.7/);
+  const outward = guardedFetch(counting, PRODUCT_POLICY, () => Promise.resolve(["93.184.216.34"]));
+  assertEquals((await outward("https://example.com/x")).status, 200);
+  assertEquals(asked, 1);
+});
+
+Deno.test("repositoryPath: an archive entry's path, never one that leads out", () => {
+  assertEquals(repositoryPath("r-1.0.0/docs/guide.md"), "docs/guide.md");
+  assertEquals(repositoryPath("r-1.0.0/docs/../../escape.md"), undefined);
+  assertEquals(repositoryPath("/etc/passwd"), undefined);
+  assertEquals(repositoryPath("r-1.0.0/docs\\..\\x.md"), undefined);
+  assertEquals(repositoryPath("r-1.0.0/"), undefined);
+});
+
+/** An installed npm package with these package.json fields and a README of `readmeWords`. */
+function installed(
+  dir: string,
+  name: string,
+  version: string,
+  fields: Record<string, unknown>,
+  readmeWords = 40,
+) {
+  Deno.mkdirSync(dir, { recursive: true });
+  Deno.writeTextFileSync(`${dir}/package.json`, JSON.stringify({ name, version, ...fields }));
+  Deno.writeTextFileSync(`${dir}/README.md`, `# ${name}\n\n${words(name, readmeWords)}\n`);
+  const pkg: InstalledPackage = { ecosystem: "npm", name, version, dir };
+  return pkg;
+}
+
+/** The installed copy's index, built as the upkeep or `index add --project` builds it first. */
+function indexInstalled(context: CommandContext, pkg: InstalledPackage): void {
+  Deno.mkdirSync(`${context.stateDir}/indexes`, { recursive: true });
+  packageIndex(context, pkg);
+}
+
+const deps = (policy: NetworkPolicy = TESTS): FetchDeps => ({
+  fetch,
+  policy,
+  resolve: () => Promise.resolve(["93.184.216.34"]),
+  now: () => NOW,
+  sleep: () => Promise.resolve(),
+});
+
+function documentsOf(file: string): string[] {
+  const index = DocsIndex.open(file);
+  try {
+    return [...index.stamps().keys()].sort();
+  } finally {
+    index.close();
+  }
+}
+
+Deno.test("fetchPublished: the repository at the installed version's tag, its README and docs, labelled with that tag", async () => {
+  await using m = await machine();
+  await using server = await site();
+  const context = m.context();
+  const pkg = installed(`${m.home}/nm/widget`, "widget", "1.2.0", {
+    repository: { type: "git", url: `git+${server.origin}/o/r.git` },
+    homepage: `${server.origin}/home/`,
+  });
+  indexInstalled(context, pkg);
+  const state = await fetchPublished(context, pkg, deps());
+  ok("published" in state, JSON.stringify(state));
+  assertEquals(
+    [state.published.kind, state.published.label, state.published.url, state.index],
+    [
+      "repository",
+      "widget 1.2.0 (repository tag v1.2.0)",
+      `${server.origin}/o/r/archive/refs/tags/v1.2.0.tar.gz`,
+      "npm-widget-1.2.0.published",
+    ],
+  );
+  // The README and the docs folder; no source file, no link, nothing from outside the archive's folder.
+  assertEquals(documentsOf(`${m.state}/indexes/npm-widget-1.2.0.published.db`), [
+    `${server.origin}/o/r/blob/v1.2.0/README.md`,
+    `${server.origin}/o/r/blob/v1.2.0/docs/api.html`,
+    `${server.origin}/o/r/blob/v1.2.0/docs/guide.md`,
+  ]);
+  ok(state.published.words > 1500, String(state.published.words));
+  // Asked once: the homepage is not needed when the tag had docs.
+  assertEquals(server.asked, [
+    "/o/r/archive/refs/tags/v1.2.0.tar.gz",
+    "/codeload/o/r/tar.gz/refs/tags/v1.2.0",
+  ]);
+  // Known from now on, by any project: nothing is asked again.
+  assertEquals(publishedState(context, pkg), state);
+  assertEquals(fetchDue(40, publishedState(context, pkg), NOW + 10 * RETRY_MS), false);
+});
+
+Deno.test("fetchPublished: no tag of the version falls through to the homepage's llms-full.txt, labelled as the site of that day", async () => {
+  await using m = await machine();
+  await using server = await site();
+  const context = m.context();
+  const pkg = installed(`${m.home}/nm/widget`, "widget", "2.0.0", {
+    repository: `${server.origin}/o/r`,
+    homepage: `${server.origin}/home/`,
+  });
+  indexInstalled(context, pkg);
+  const state = await fetchPublished(context, pkg, deps());
+  ok("published" in state, JSON.stringify(state));
+  const host = new URL(server.origin).host;
+  assertEquals(
+    [state.published.kind, state.published.label, state.published.url],
+    ["llms-full.txt", `widget docs site (${host}), as of 2026-11-21`, `${server.origin}/home/llms-full.txt`],
+  );
+  // Every tag the version may have, then the site.
+  assertEquals(server.asked.slice(0, 3), [
+    "/o/r/archive/refs/tags/v2.0.0.tar.gz",
+    "/o/r/archive/refs/tags/2.0.0.tar.gz",
+    "/o/r/archive/refs/tags/widget%402.0.0.tar.gz",
+  ]);
+  ok(server.asked.includes("/home/llms-full.txt"), server.asked.join());
+});
+
+Deno.test("fetchPublished: a site with no llms file is crawled, a few pages, and labelled as the site", async () => {
+  await using m = await machine();
+  await using server = await site();
+  const context = m.context();
+  const pkg = installed(`${m.home}/nm/gadget`, "gadget", "3.1.0", { homepage: `${server.origin}/docs/` });
+  indexInstalled(context, pkg);
+  const state = await fetchPublished(context, pkg, deps());
+  ok("published" in state, JSON.stringify(state));
+  assertEquals([state.published.kind, state.published.documents], ["crawl", 3]);
+  match(state.published.label, /^gadget docs site \(127\.0\.0\.1:\d+\), as of 2026-11-21$/);
+});
+
+Deno.test("fetchPublished: in the product's policy a repository on a private address is refused, nothing is asked, and it is final", async () => {
+  await using m = await machine();
+  await using server = await site();
+  const context = m.context();
+  const pkg = installed(`${m.home}/nm/widget`, "widget", "1.2.0", {
+    repository: `${server.origin}/o/r`,
+    homepage: "https://10.0.0.1/docs/",
+  });
+  indexInstalled(context, pkg);
+  const state = await fetchPublished(context, pkg, deps(PRODUCT_POLICY));
+  ok("none" in state, JSON.stringify(state));
+  match(state.none, /http: is not https/);
+  match(state.none, /10\.0\.0\.1 is not a public address/);
+  assertEquals(server.asked, []);
+  // Recorded beside the installed copy's index; no empty index left behind.
+  assertEquals(publishedState(context, pkg), state);
+  ok(!documentsOf(`${m.state}/indexes/npm-widget-1.2.0.db`).some((source) => source.includes("published")));
+  ok(!(await Deno.stat(`${m.state}/indexes/${publishedIndexName(pkg)}.db`).then(() => true, () => false)));
+});
+
+Deno.test("fetchPublished: a dead host is a failure, recorded and asked again only after RETRY_MS", async () => {
+  await using m = await machine();
+  const context = m.context();
+  // A port nothing listens on: the connection is refused.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const pkg = installed(`${m.home}/nm/widget`, "widget", "1.2.0", {
+    repository: `http://127.0.0.1:${port}/o/r`,
+  });
+  indexInstalled(context, pkg);
+  const state = await fetchPublished(context, pkg, deps());
+  ok("failed" in state, JSON.stringify(state));
+  assertEquals(fetchDue(40, publishedState(context, pkg), NOW + 1000), false);
+  assertEquals(fetchDue(40, publishedState(context, pkg), NOW + RETRY_MS), true);
+  // A package with docs enough is never fetched for.
+  assertEquals(fetchDue(5000, undefined, NOW), false);
+  assertEquals(fetchDue(40, undefined, NOW), true);
+});
+
+Deno.test("fetchArchive: an archive over the size cap, or unpacking past it, is refused; entries that climb out or link are not read", async () => {
+  await using server = await site();
+  const url = new URL(`${server.origin}/o/r/archive/refs/tags/v1.2.0.tar.gz`);
+  await rejects(
+    fetchArchive(url, undefined, fetch, { ...ARCHIVE_LIMITS, archiveBytes: 200 }),
+    /the archive is larger than/,
+  );
+  await rejects(
+    fetchArchive(url, undefined, fetch, { ...ARCHIVE_LIMITS, unpackedBytes: 4096 }),
+    /the unpacked archive is larger than/,
+  );
+  await rejects(
+    fetchArchive(url, undefined, fetch, { ...ARCHIVE_LIMITS, redirects: 0 }),
+    /too many redirects/,
+  );
+  const read = await fetchArchive(url, undefined, fetch);
+  ok("files" in read);
+  assertEquals(read.files.map((f) => f.path), ["README.md", "docs/guide.md", "docs/api.html"]);
+  const capped = await fetchArchive(url, undefined, fetch, { ...ARCHIVE_LIMITS, files: 1, fileBytes: 1000 });
+  ok("files" in capped);
+  assertEquals(capped.files.map((f) => f.path), ["README.md"]);
+  assertEquals(
+    await fetchArchive(new URL(`${server.origin}/o/r/archive/refs/tags/v9.tar.gz`), undefined, fetch),
+    {
+      missing: `${server.origin}/o/r/archive/refs/tags/v9.tar.gz: HTTP 404`,
+    },
+  );
+});
+
+Deno.test("index add --project: a thin package's published docs in its entry; with fetching off, or turned on by the project against the user, nothing is asked", async () => {
+  await using m = await machine();
+  await using server = await site();
+  installed(`${m.project}/node_modules/widget`, "widget", "1.2.0", { repository: `${server.origin}/o/r` });
+  Deno.writeTextFileSync(`${m.project}/package.json`, JSON.stringify({ dependencies: { widget: "^1.2.0" } }));
+  const userConfig = `${m.home}/.claude/hooks/docsearch-config.json`;
+  Deno.mkdirSync(`${m.home}/.claude/hooks`, { recursive: true });
+  Deno.mkdirSync(`${m.project}/.claude`, { recursive: true });
+  Deno.writeTextFileSync(userConfig, JSON.stringify({ dependency_docs: { fetch: false } }));
+  // A cloned repository's config turning it on: not the user's word.
+  Deno.writeTextFileSync(
+    `${m.project}/.claude/docsearch.json`,
+    JSON.stringify({ dependency_docs: { fetch: true } }),
+  );
+  const off = { ...m.context(), network: TESTS };
+  await addProject(off, undefined, {});
+  assertEquals(server.asked, []);
+  const entry = () =>
+    JSON.parse(Deno.readTextFileSync(`${m.project}/.claude/docsearch.local.json`)).databases[0] as {
+      description: string;
+      tool_args: { index: string };
+    };
+  assertEquals(entry().tool_args.index, "npm-widget-1.2.0");
+  match(entry().description, /^widget 1\.2\.0, as installed in this project/);
+
+  // The user turns it on: the thin package's published docs are fetched and named by its entry.
+  Deno.writeTextFileSync(userConfig, JSON.stringify({ dependency_docs: { fetch: true } }));
+  const on = { ...m.context(), network: TESTS };
+  await addProject(on, undefined, {});
+  assertEquals(server.asked.length, 2, server.asked.join());
+  assertEquals(entry().tool_args.index, "npm-widget-1.2.0.published");
+  assertEquals(
+    entry().description,
+    "widget 1.2.0 (repository tag v1.2.0), the version installed in this project",
+  );
+  match(
+    on.out.join("\n"),
+    /widget 1\.2\.0: \d+ words \(indexed before\); published docs: widget 1\.2\.0 \(repository tag v1\.2\.0\)/,
+  );
+
+  // Fetched before: a second run asks nothing.
+  await addProject({ ...m.context(), network: TESTS }, undefined, {});
+  assertEquals(server.asked.length, 2);
+});
+
+Deno.test("doctor's published docs line: what was fetched from where and when, failures to look into, the switch off", () => {
+  const fetched = {
+    pkg: "express 4.21.2",
+    fetched: {
+      label: "express docs site (expressjs.com), as of 2026-11-21",
+      kind: "llms-full.txt",
+      url: "https://expressjs.com/llms-full.txt",
+      at: NOW,
+    },
+  };
+  const [line] = publishedDocsCheck("/p", true, [fetched, {
+    pkg: "ms 2.1.3",
+    none: "https://github.com/vercel/ms has no tag v2.1.3",
+  }]);
+  assertEquals(
+    [line.status, line.message],
+    [
+      "ok",
+      "/p: express 4.21.2: express docs site (expressjs.com), as of 2026-11-21, from llms-full.txt " +
+      "https://expressjs.com/llms-full.txt (fetched 2026-11-21); ms 2.1.3: none found (https://github.com/vercel/ms has no tag v2.1.3)",
+    ],
+  );
+  const [failed] = publishedDocsCheck("/p", true, [{ pkg: "react 18.3.1", failed: "timed out" }]);
+  assertEquals(failed.status, "warn");
+  match(failed.message, /react 18\.3\.1: not fetched, the network failed: timed out/);
+  match(
+    publishedDocsCheck("/p", false, [])[0].message,
+    /dependency_docs\.fetch is false: nothing is fetched/,
+  );
+  assertEquals(publishedDocsCheck("/p", true, []), []);
+});
