@@ -190,6 +190,10 @@ Deno.test("the network policy: the product asks https of public hosts only; a na
   const outward = guardedFetch(counting, PRODUCT_POLICY, () => Promise.resolve(["93.184.216.34"]));
   assertEquals((await outward("https://example.com/x")).status, 200);
   assertEquals(asked, 1);
+  // A name this machine cannot resolve (behind a proxy, only the proxy can) is asked all the same.
+  const proxied = guardedFetch(counting, PRODUCT_POLICY, () => Promise.reject(new Error("no DNS here")));
+  assertEquals((await proxied("https://example.com/y")).status, 200);
+  assertEquals(asked, 2);
 });
 
 Deno.test("repositoryPath: an archive entry's path, never one that leads out", () => {

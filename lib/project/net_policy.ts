@@ -106,7 +106,9 @@ export function guardedFetch(
     if (why !== undefined) throw new RefusedUrlError(`not fetched: ${url.href} (${why})`);
     const host = url.hostname.replace(/^\[|\]$/g, "");
     if (!policy.privateHosts && !IPV4.test(host) && !host.includes(":")) {
-      const privateOnes = (await resolve(host)).filter(privateAddress);
+      // A name this machine cannot resolve is asked all the same: behind a proxy (HTTPS_PROXY, which fetch
+      // uses) only the proxy resolves names, and without one the request fails on its own.
+      const privateOnes = (await resolve(host).catch(() => [] as string[])).filter(privateAddress);
       if (privateOnes.length > 0) {
         throw new RefusedUrlError(`not fetched: ${url.href} (${host} resolves to ${privateOnes[0]})`);
       }
