@@ -304,6 +304,36 @@ Deno.test("fetchPublished: no tag of the version falls through to the homepage's
   ok(server.asked.includes("/home/llms-full.txt"), server.asked.join());
 });
 
+Deno.test("fetchPublished: a tag that holds little is read with the homepage's docs beside it, and both are named", async () => {
+  await using m = await machine();
+  await using server = await site();
+  const context = m.context();
+  const pkg = installed(`${m.home}/nm/thin`, "thin", "3.0.0", {
+    repository: `${server.origin}/o/thin`,
+    homepage: `${server.origin}/home/`,
+  });
+  indexInstalled(context, pkg);
+  const state = await fetchPublished(context, pkg, deps());
+  ok("published" in state, JSON.stringify(state));
+  const host = new URL(server.origin).host;
+  assertEquals(
+    [state.published.kind, state.published.label, state.published.url, state.published.repository],
+    [
+      "llms-full.txt",
+      `thin docs site (${host}), as of 2026-11-21, with thin 3.0.0 (repository tag v3.0.0)`,
+      `${server.origin}/home/llms-full.txt`,
+      `${server.origin}/o/thin/archive/refs/tags/v3.0.0.tar.gz`,
+    ],
+  );
+  // The tag's README stays beside the site's pages, though reading a site keeps only what it read.
+  const documents = documentsOf(`${m.state}/indexes/npm-thin-3.0.0.published.db`);
+  ok(documents.includes(`${server.origin}/o/thin/blob/v3.0.0/README.md`), documents.join());
+  ok(documents.some((source) => source.startsWith(`${server.origin}/home/`)), documents.join());
+  assertEquals(state.published.documents, documents.length);
+  ok(state.published.words > 1200, String(state.published.words));
+  assertEquals(publishedState(context, pkg), state);
+});
+
 Deno.test("fetchPublished: a site with no llms file is crawled, a few pages, and labelled as the site", async () => {
   await using m = await machine();
   await using server = await site();
@@ -451,6 +481,22 @@ Deno.test("doctor's published docs line: what was fetched from where and when, f
       "/p: express 4.21.2: express docs site (expressjs.com), as of 2026-11-21, from llms-full.txt " +
       "https://expressjs.com/llms-full.txt (fetched 2026-11-21); ms 2.1.3: none found (https://github.com/vercel/ms has no tag v2.1.3)",
     ],
+  );
+  const [both] = publishedDocsCheck("/p", true, [{
+    pkg: "react 18.3.1",
+    fetched: {
+      label: "react docs site (react.dev), as of 2026-11-21, with react 18.3.1 (repository tag v18.3.1)",
+      kind: "llms.txt",
+      url: "https://react.dev/llms.txt",
+      repository: "https://github.com/facebook/react/archive/refs/tags/v18.3.1.tar.gz",
+      at: NOW,
+    },
+  }]);
+  assertEquals(
+    both.message,
+    "/p: react 18.3.1: react docs site (react.dev), as of 2026-11-21, with react 18.3.1 (repository tag v18.3.1), " +
+      "from llms.txt https://react.dev/llms.txt and the archive " +
+      "https://github.com/facebook/react/archive/refs/tags/v18.3.1.tar.gz (fetched 2026-11-21)",
   );
   const [failed] = publishedDocsCheck("/p", true, [{ pkg: "react 18.3.1", failed: "timed out" }]);
   assertEquals(failed.status, "warn");

@@ -29,7 +29,8 @@ export interface Site extends AsyncDisposable {
 
 /**
  * A code host, a homepage with llms-full.txt, and a small docs site, on 127.0.0.1: `/o/r` has the tag v1.2.0
- * (its archive behind a redirect, as GitHub sends it to codeload), nothing for other versions.
+ * (its archive behind a redirect, as GitHub sends it to codeload), nothing for other versions; `/o/thin` has
+ * the tag v3.0.0, a README and nothing else.
  */
 export async function site(): Promise<Site> {
   const archive = await targz([
@@ -43,6 +44,8 @@ export async function site(): Promise<Site> {
     file("r-1.2.0/docs/../../escape.md", "# Escaped\n\nshould never be read\n"),
     { header: { name: "r-1.2.0/docs/link.md", type: "symlink", linkname: "/etc/passwd", size: 0 } },
   ]);
+  // A tag whose README sends the reader to the site, as react's and express's do.
+  const thin = await targz([file("thin-3.0.0/README.md", "# thin\n\nThe docs are on the website.\n")]);
   const asked: string[] = [];
   const page = (title: string, body: string, links: string[]) =>
     `<html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${body}</p>${
@@ -60,6 +63,8 @@ export async function site(): Promise<Site> {
         });
       case "/codeload/o/r/tar.gz/refs/tags/v1.2.0":
         return new Response(archive, { headers: { "content-type": "application/x-gzip" } });
+      case "/o/thin/archive/refs/tags/v3.0.0.tar.gz":
+        return new Response(thin, { headers: { "content-type": "application/x-gzip" } });
       case "/home/llms-full.txt":
         return new Response(
           `# Widget\n\n## Installing\n\n${words("install", 400)}\n\n## Frobnicating\n\n${

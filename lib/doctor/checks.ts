@@ -115,7 +115,7 @@ export interface PublishedFact {
   /** "express 4.21.2" */
   pkg: string;
   /** What was read, from where, when; or why nothing was. */
-  fetched?: { label: string; kind: string; url: string; at: number };
+  fetched?: { label: string; kind: string; url: string; repository?: string; at: number };
   failed?: string;
   none?: string;
 }
@@ -134,7 +134,9 @@ export function publishedDocsCheck(
     fact.fetched
       ? `${fact.pkg}: ${fact.fetched.label}, from ${
         fact.fetched.kind === "repository" ? "the archive" : fact.fetched.kind
-      } ${fact.fetched.url} (fetched ${new Date(fact.fetched.at).toISOString().slice(0, 10)})`
+      } ${fact.fetched.url}${
+        fact.fetched.repository === undefined ? "" : ` and the archive ${fact.fetched.repository}`
+      } (fetched ${new Date(fact.fetched.at).toISOString().slice(0, 10)})`
       : fact.failed
       ? `${fact.pkg}: not fetched, the network failed: ${fact.failed}`
       : `${fact.pkg}: none found (${fact.none})`

@@ -37,6 +37,7 @@ import {
   fetchPublished,
   type PublishedState,
   publishedState,
+  readFrom,
 } from "./published_docs.ts";
 
 /** The prefixes of the index names this command gives, which mark the config entries it manages. */
@@ -136,10 +137,10 @@ export function packageEntry(
 function publishedLine(state: PublishedState | undefined): string {
   if (state === undefined) return "";
   if ("published" in state) {
-    const { label, words, kind, url } = state.published;
-    return `; published docs: ${label} (${count(words, "word")}, ${
-      kind === "repository" ? "" : `${kind} `
-    }${url})`;
+    const { label, words, kind } = state.published;
+    return `; published docs: ${label} (${count(words, "word")}, ${kind === "repository" ? "" : `${kind} `}${
+      readFrom(state.published)
+    })`;
   }
   return "failed" in state
     ? `; published docs not fetched: ${state.failed} (asked again in an hour)`
@@ -201,8 +202,8 @@ export function projectPublished(context: CommandContext, project: string): Publ
     if (state === undefined) return [];
     const name = `${pkg.name} ${pkg.version}`;
     if ("published" in state) {
-      const { label, kind, url, at } = state.published;
-      return [{ pkg: name, fetched: { label, kind, url, at } }];
+      const { label, kind, url, repository, at } = state.published;
+      return [{ pkg: name, fetched: { label, kind, url, repository, at } }];
     }
     return ["failed" in state ? { pkg: name, failed: state.failed } : { pkg: name, none: state.none }];
   });

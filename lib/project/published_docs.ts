@@ -25,7 +25,7 @@ import { guardedFetch, type NetworkPolicy, refusal, RefusedUrlError, type Resolv
 import type { InstalledPackage } from "./npm.ts";
 import { packageWriter, wordCount } from "./package_docs.ts";
 import { archiveUrl, publishedSources, type Repository, tagCandidates } from "./published_source.ts";
-import { ArchiveError, fetchArchive } from "./tag_archive.ts";
+import { ArchiveError, type ArchiveFile, fetchArchive } from "./tag_archive.ts";
 
 /**
  * Below this many words the installed copy is too thin to answer from, and its published docs are fetched.
@@ -68,6 +68,8 @@ export interface Published {
   kind: "repository" | "llms-full.txt" | "llms.txt" | "crawl";
   /** The archive's URL, or the site's llms file or start page. */
   url: string;
+  /** Beside a site, the tag's archive that was read first and held too little on its own. */
+  repository?: string;
   /** What the docs describe: "react 18.3.1 (repository tag v18.3.1)", "express docs site (expressjs.com), as of 2026-11-27". */
   label: string;
   /** When they were fetched, in milliseconds since the epoch. */
@@ -75,6 +77,10 @@ export interface Published {
   words: number;
   documents: number;
 }
+
+/** Where the published docs were read: the site's address, and the tag's archive read beside it. */
+export const readFrom = (published: Pick<Published, "url" | "repository">): string =>
+  published.repository === undefined ? published.url : `${published.url} and ${published.repository}`;
 
 /** A package's published docs as far as they were looked for. */
 export type PublishedState =
@@ -166,15 +172,34 @@ export async function fetchPublished(
       if (why !== undefined) notes.push(`not fetched: ${url.href} (${why})`);
       return why === undefined;
     };
-    if (sources.repository !== undefined && allowed(sources.repository.web)) {
-      published = await fromRepository(index, pkg, sources.repository, fetch, deps, notes, failures);
-    }
-    if (published === undefined && sources.site !== undefined && allowed(sources.site) && !budget.aborted) {
+    const tagged = sources.repository !== undefined && allowed(sources.repository.web)
+      ? await fromRepository(pkg, sources.repository, fetch, notes, failures)
+      : undefined;
+    const tag = tagged && writeTag(index, tagged, deps.now());
+    published = tag?.published;
+    // A tag that holds little (a README that sends the reader to the site, as react's and express's do): the
+    // site too, beside it.
+    const site = sources.site;
+    if ((published === undefined || published.words < THIN_WORDS) && site !== undefined && !budget.aborted) {
+      let read: Published | undefined;
       try {
-        published = await fromSite(index, pkg, sources.site, fetch, deps);
-        if (published === undefined) notes.push(`${sources.site.href} had no pages to read`);
+        if (allowed(site)) {
+          read = await fromSite(index, pkg, site, fetch, deps, new Set(tag?.sources));
+          if (read === undefined) notes.push(`${site.href} had no pages to read`);
+        }
       } catch (error) {
-        (isFailure(error) ? failures : notes).push(`${sources.site.href}: ${messageOf(error)}`);
+        (isFailure(error) ? failures : notes).push(`${site.href}: ${messageOf(error)}`);
+      }
+      // Reading a site drops what it did not read from the index: the tag's files go back in.
+      const again = tagged && writeTag(index, tagged, tag?.published.at ?? deps.now());
+      if (read !== undefined) {
+        published = again === undefined ? read : {
+          ...read,
+          label: `${read.label}, with ${again.published.label}`,
+          repository: again.published.url,
+          words: read.words + again.published.words,
+          documents: read.documents + again.published.documents,
+        };
       }
     }
     if (sources.repository === undefined && sources.site === undefined) {
@@ -210,16 +235,23 @@ function recordAttempt(home: IndexHome, pkg: InstalledPackage, state: PublishedS
   }
 }
 
-/** The tag of the installed version: its README and docs; undefined when no tag of it has any. */
+/** The archive of the installed version's tag: its README and docs. */
+interface Tagged {
+  pkg: InstalledPackage;
+  repository: Repository;
+  tag: string;
+  url: URL;
+  files: ArchiveFile[];
+}
+
+/** The first tag of the installed version whose archive exists; undefined when none does, or it failed. */
 async function fromRepository(
-  index: DocsIndex,
   pkg: InstalledPackage,
   repository: Repository,
   fetch: typeof globalThis.fetch,
-  deps: FetchDeps,
   notes: string[],
   failures: string[],
-): Promise<Published | undefined> {
+): Promise<Tagged | undefined> {
   const request: typeof globalThis.fetch = (input, init) =>
     fetch(input, { ...init, signal: AbortSignal.timeout(ARCHIVE_REQUEST_MS) });
   const missing: string[] = [];
@@ -236,36 +268,55 @@ async function fromRepository(
       missing.push(tag);
       continue;
     }
-    const writer = packageWriter(index);
-    for (const file of answer.files) {
-      const at = new URL(`${repository.web.href}/blob/${encodeURIComponent(tag)}/${file.path}`);
-      writer.fetched(at.href, file.bytes, documentKind(file.path), baseName(file.path));
-    }
-    const { documents, words } = writer.done();
-    if (words === 0) {
-      notes.push(`${url.href} has no README or docs folder`);
-      return undefined;
-    }
-    return {
-      kind: "repository",
-      url: url.href,
-      label: `${pkg.name} ${pkg.version} (repository tag ${tag})`,
-      at: deps.now(),
-      words,
-      documents,
-    };
+    return { pkg, repository, tag, url, files: answer.files };
   }
   notes.push(`${repository.web.href} has no tag ${missing.join(", ")}`);
   return undefined;
 }
 
-/** The docs site: its llms-full.txt or llms.txt, else a small crawl; undefined when it held no text. */
+/**
+ * Puts the tag's files into the index (those it holds already are kept as they are) and says what they hold;
+ * undefined when they hold no text, which is noted.
+ */
+function writeTag(
+  index: DocsIndex,
+  { pkg, repository, tag, url, files }: Tagged,
+  at: number,
+): { published: Published; sources: string[] } | undefined {
+  const sources = files.map((file) =>
+    new URL(`${repository.web.href}/blob/${encodeURIComponent(tag)}/${file.path}`).href
+  );
+  for (const source of sources) index.remove(source);
+  const writer = packageWriter(index);
+  files.forEach((file, i) =>
+    writer.fetched(sources[i], file.bytes, documentKind(file.path), baseName(file.path))
+  );
+  const { documents, words } = writer.done();
+  if (words === 0) return undefined;
+  return {
+    published: {
+      kind: "repository",
+      url: url.href,
+      label: `${pkg.name} ${pkg.version} (repository tag ${tag})`,
+      at,
+      words,
+      documents,
+    },
+    sources,
+  };
+}
+
+/**
+ * The docs site: its llms-full.txt or llms.txt, else a small crawl; undefined when it held no text. What it
+ * says it read is its own pages, not `others` the index held beside them (a tag's files).
+ */
 async function fromSite(
   index: DocsIndex,
   pkg: InstalledPackage,
   site: URL,
   fetch: typeof globalThis.fetch,
   deps: FetchDeps,
+  others: ReadonlySet<string>,
 ): Promise<Published | undefined> {
   index.resetCrawl();
   index.deleteMeta("crawl");
@@ -277,7 +328,7 @@ async function fromSite(
     "find",
   );
   let words = 0;
-  const sources = [...index.stamps().keys()];
+  const sources = [...index.stamps().keys()].filter((source) => !others.has(source));
   for (const source of sources) {
     for (const passage of index.page(source)?.passages ?? []) words += wordCount(passage.text);
   }

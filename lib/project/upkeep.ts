@@ -23,7 +23,7 @@ import { applySettings, planSettings } from "../install/json_file.ts";
 import { programWorker } from "../program.ts";
 import { tryBuildLock } from "./build_lock.ts";
 import { indexedBefore, localConfigPath, packageEntry, PREFIXES } from "./index_project.ts";
-import { fetchDue, publishedState } from "./published_docs.ts";
+import { fetchDue, publishedState, readFrom } from "./published_docs.ts";
 import { DEFAULT_DEPENDENCY_DOCS, type DependencyDocsConfig } from "../config/types.ts";
 import {
   type Clock,
@@ -419,7 +419,7 @@ function keepUp(
             log(
               `dependency docs of ${project}: ${pkg.name} ${pkg.version}: ${
                 "published" in published
-                  ? `published docs fetched: ${published.published.label} (${published.published.url})`
+                  ? `published docs fetched: ${published.published.label} (${readFrom(published.published)})`
                   : "failed" in published
                   ? `published docs not fetched: ${published.failed}`
                   : `no published docs: ${published.none}`
