@@ -159,6 +159,7 @@ Deno.test("the gate: an answer when the best passage holds at least ANSWER_COVER
       results: thin.results,
       coverage: { held, terms, unknown },
       together: true,
+      strict: true,
     });
     assertEquals([ANSWER_COVERAGE, UNKNOWN_WEIGHT], [2 / 3, 2]);
     ok(answers(at(2, 3)) && answers(at(4, 6)) && answers(at(3, 3)));
@@ -168,6 +169,21 @@ Deno.test("the gate: an answer when the best passage holds at least ANSWER_COVER
     // do not (2 of 4), and four of five with one unknown still do (4 of 6).
     ok(!answers(at(2, 3, 1)) && answers(at(4, 5, 1)) && !answers(at(4, 6, 1)));
     ok(!answers({ ...at(3, 3), together: false }), "words the docs never put together");
+    // Matched by the docs' own host, the request is about them: each term counts once, and words need not meet.
+    ok(
+      answers({ ...at(2, 3, 1), strict: false }) && answers({ ...at(3, 3), together: false, strict: false }),
+    );
+    ok(!answers({ ...at(1, 2, 1), strict: false }));
+    // A page read on the docs' host that the index lacks: "docs" of its path is in no page, which counts
+    // against a search matched by keyword (2 of 4) but not against the host's own page read (2 of 3).
+    const read = webFetch("https://docs.example/docs/vacuum-freeze.html");
+    const byHost = searchAnswer(index, "pg", read, {
+      ...pg,
+      reason: { kind: "domain", host: "docs.example" },
+    });
+    assertEquals([byHost.coverage, byHost.strict], [{ held: 2, terms: 3, unknown: 1 }, false]);
+    ok(answers(byHost));
+    ok(!answers(searchAnswer(index, "pg", read, pg)));
   });
 });
 

@@ -128,6 +128,13 @@ export interface Found {
    * too when that was not asked, the coverage having fallen short.
    */
   together: boolean;
+  /**
+   * Matched by a keyword: the request may be about something else, so a term no page holds counts twice and
+   * the query's words must meet. Matched by the docs' own host (a page read there, a search limited to it),
+   * it is about them: only the coverage decides, each term counted once, since a URL's path words ("docs",
+   * "v2", "latest") say nothing of its topic.
+   */
+  strict: boolean;
 }
 
 /**
@@ -148,10 +155,13 @@ export function wordsMeet(index: DocsIndex, query: string, routing = ""): boolea
 /** The ranking `search` gives, on the one index `name` (open), for what the request `match`ed asks. */
 export function searchAnswer(index: DocsIndex, name: string, request: WebRequest, match: Match): Found {
   const query = answerQuery(request);
+  const strict = match.reason.kind === "keyword";
   const routing = match.reason.kind === "keyword" ? match.reason.keyword : "";
   const best = bestCoverage(index, query, routing);
-  if (!passes(best)) return { query, results: [], coverage: best, together: false };
-  if (!wordsMeet(index, query, routing)) return { query, results: [], coverage: best, together: false };
+  if (!passes(best, strict)) return { query, results: [], coverage: best, together: false, strict };
+  if (strict && !wordsMeet(index, query, routing)) {
+    return { query, results: [], coverage: best, together: false, strict };
+  }
   const results = rankIndexes(new Map([[name, index]]), query, ANSWER_PAGES, { snippets: false })
     .map((result) => ({ ...result, text: index.passageText(result.passage) }));
   return {
@@ -161,17 +171,19 @@ export function searchAnswer(index: DocsIndex, name: string, request: WebRequest
       ? { held: 0, terms: 0, unknown: 0 }
       : coverage(index, query, results[0].passage, routing),
     together: true,
+    strict,
   };
 }
 
 /**
- * The gate: whether the best passage holds enough of the query to be its answer, and the query's words stand
- * together somewhere in the docs.
+ * The gate: whether the best passage holds enough of the query to be its answer, and (for a request matched
+ * by a keyword) the query's words stand together somewhere in the docs.
  */
-export const answers = (found: Found): boolean => found.together && passes(found.coverage);
+export const answers = (found: Found): boolean =>
+  (found.together || !found.strict) && passes(found.coverage, found.strict);
 
-const passes = ({ held, terms, unknown }: Coverage): boolean =>
-  terms > 0 && held / (terms + (UNKNOWN_WEIGHT - 1) * unknown) >= ANSWER_COVERAGE;
+const passes = ({ held, terms, unknown }: Coverage, strict: boolean): boolean =>
+  terms > 0 && held / (terms + (strict ? UNKNOWN_WEIGHT - 1 : 0) * unknown) >= ANSWER_COVERAGE;
 
 /**
  * What an index describes and at which version, when it knows: `index add --project` marks a package's
