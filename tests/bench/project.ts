@@ -88,6 +88,14 @@ async function pythonProject(): Promise<Project | Skipped> {
   return { label, dir, serverDir: dir };
 }
 
+/** npm's error block, "npm error code ECONNREFUSED" then the message among key lines and a stack, in one line. */
+function npmError(stderr: string): string {
+  const lines = stderr.split("\n");
+  const first = (pattern: RegExp) => lines.map((line) => pattern.exec(line)?.[1]).find(Boolean);
+  const code = first(/^npm (?:error|ERR!) code (\S+)/) ?? "no code";
+  return `${code}: ${first(/^npm (?:error|ERR!) (?!code |syscall |errno |\s)(.+)/) ?? "no message"}`;
+}
+
 /**
  * The typical app's fixture installed from the registry: its package.json and lockfile copied into the sandbox
  * and `npm ci` run there, so every run installs the same tree. npm runs with the caller's environment, so its
@@ -111,11 +119,7 @@ async function typicalApp(): Promise<Project | Skipped> {
       stderr: "piped",
     }).output();
     if (code !== 0) {
-      const errors = new TextDecoder().decode(stderr).split("\n").filter((line) => /\bERR!/.test(line));
-      return {
-        label,
-        skipped: `npm ci exited ${code}: ${errors.slice(0, 3).join(" ") || "no error printed"}`,
-      };
+      return { label, skipped: `npm ci exited ${code} (${npmError(new TextDecoder().decode(stderr))})` };
     }
   } catch (error) {
     return { label, skipped: `npm ci could not run: ${error instanceof Error ? error.message : error}` };
