@@ -1,9 +1,12 @@
 /**
  * `index add --project` on real projects: this one, whose `deno.json` imports its npm dependencies, which
- * Deno's npm cache holds (the tests and the build put them there); and a Python project that needs every
- * distribution installed in the site-packages of the `python3` on PATH (skipped where there is none). Times a
- * whole process that builds every package's index into a fresh state directory (median of --runs), then one
- * that finds them all built.
+ * Deno's npm cache holds (the tests and the build put them there); a Python project that needs every
+ * distribution installed in the site-packages of the `python3` on PATH; and a typical Next.js/Express app
+ * (fixtures/projects/typical-app: 26 direct dependencies at exact versions, its lockfile installed by `npm ci`
+ * from the registry into the sandbox). A project that cannot be had (no python3, no registry) is skipped, and
+ * the output and the tables say so. Times a whole process that builds every package's index into a fresh state
+ * directory (median of --runs), then one that finds them all built, and counts the packages whose installed
+ * docs are thin (under THIN_WORDS words), by name.
  *
  * Then the same projects kept by the background upkeep, as a session gets it with nothing typed: the built
  * artifact's MCP server started in the project's folder, its input held open, into a fresh state directory.
@@ -19,7 +22,7 @@ import { MEASURED, writeMeasurement } from "../../lib/build/doc_pages.ts";
 import { parseArgv } from "../../lib/cli/args.ts";
 import { pythonEnvironment } from "../../lib/project/python.ts";
 import { readProgress, type UpkeepProgress } from "../../lib/project/upkeep_progress.ts";
-import { event, ROOT, runProgram, sandbox } from "../helpers.ts";
+import { event, fixture, ROOT, runProgram, sandbox } from "../helpers.ts";
 import { timedCli } from "../eval/corpora.ts";
 
 const { values } = parseArgv(Deno.args, {
@@ -28,27 +31,116 @@ const { values } = parseArgv(Deno.args, {
 });
 const runs = Number(values.runs ?? 3);
 
+/**
+ * Installed docs this short are "thin": the bench's yardstick of which packages ship little beyond a README
+ * stub (react, express, lodash), not a rule of the product, whose gate reads the pages against each search.
+ */
+const THIN_WORDS = 1000;
+
 const median = (samples: number[]) => samples.toSorted((a, b) => a - b)[Math.floor(samples.length / 2)];
 // The sandbox keeps the caller's DENO_DIR, where this project's npm packages are, and PATH, where python3 is.
 await using box = await sandbox();
 
+/**
+ * A project of the bench: `dir` is the folder `index add --project` reads, `serverDir` the one its MCP server
+ * starts in (they differ where the server's config layer is not to land in the folder read).
+ */
+interface Project {
+  label: string;
+  dir: string;
+  serverDir: string;
+}
+/** A project the bench could not have, and why. */
+interface Skipped {
+  label: string;
+  skipped: string;
+}
+
+/**
+ * A folder that is this project as far as its dependencies go (its deno.json and deno.lock): the server writes
+ * the project's local config layer, which is not to land in the checkout.
+ */
+async function thisProject(): Promise<Project> {
+  const dir = `${box.home}/this-project`;
+  await Deno.mkdir(dir);
+  for (const file of ["deno.json", "deno.lock"]) {
+    await Deno.copyFile(`${ROOT}${file}`, `${dir}/${file}`);
+    // As old as the checkout's: a copy made now would look like an install that just ended, which the upkeep
+    // waits 3 s to see settle.
+    const { atime, mtime } = await Deno.stat(`${ROOT}${file}`);
+    await Deno.utime(`${dir}/${file}`, atime ?? new Date(), mtime ?? new Date());
+  }
+  const label = "this project (its deno.json's npm imports)";
+  return { label, dir: ROOT.replace(/\/$/, ""), serverDir: dir };
+}
+
 /** A project whose requirements are every distribution python3's environment has: a large real install. */
-async function pythonProject(): Promise<string | undefined> {
+async function pythonProject(): Promise<Project | Skipped> {
+  const label = "a Python project requiring all of python3's site-packages";
   const dir = `${box.home}/python-app`;
   const environment = pythonEnvironment(dir, (name) => Deno.env.get(name), Deno.build.os);
-  if (environment === undefined) return undefined;
+  if (environment === undefined) return { label, skipped: "no python3 on PATH" };
   const names = environment.sitePackages.flatMap((site) =>
     [...Deno.readDirSync(site)].map((entry) => /^(.+?)-\d[^-]*\.(dist|egg)-info$/.exec(entry.name)?.[1])
   ).filter((name) => name !== undefined);
   await Deno.mkdir(dir);
   await Deno.writeTextFile(`${dir}/requirements.txt`, [...new Set(names)].join("\n"));
-  return dir;
+  return { label, dir, serverDir: dir };
 }
 
-const projects = [
-  { label: "this project (its deno.json's npm imports)", dir: ROOT.replace(/\/$/, "") },
-  { label: "a Python project requiring all of python3's site-packages", dir: await pythonProject() },
-].filter((project): project is { label: string; dir: string } => project.dir !== undefined);
+/** npm's error block, "npm error code ECONNREFUSED" then the message among key lines and a stack, in one line. */
+function npmError(stderr: string): string {
+  const lines = stderr.split("\n");
+  const first = (pattern: RegExp) => lines.map((line) => pattern.exec(line)?.[1]).find(Boolean);
+  const code = first(/^npm (?:error|ERR!) code (\S+)/) ?? "no code";
+  return `${code}: ${first(/^npm (?:error|ERR!) (?!code |syscall |errno |\s)(.+)/) ?? "no message"}`;
+}
+
+/**
+ * The typical app's fixture installed from the registry: its package.json and lockfile copied into the sandbox
+ * and `npm ci` run there, so every run installs the same tree. npm runs with the caller's environment, so its
+ * cache makes a second run quick; no package's install scripts run. The install ends before the first timed
+ * build, longer ago than the upkeep's 3 s wait for an install to settle by the time its server starts.
+ */
+async function typicalApp(): Promise<Project | Skipped> {
+  const label = "a typical Next.js/Express app (fixtures/projects/typical-app, npm ci)";
+  const dir = `${box.home}/typical-app`;
+  await Deno.mkdir(dir);
+  for (const file of ["package.json", "package-lock.json"]) {
+    await Deno.copyFile(fixture(`projects/typical-app/${file}`), `${dir}/${file}`);
+  }
+  const start = performance.now();
+  try {
+    const { code, stderr } = await new Deno.Command("npm", {
+      args: ["ci", "--ignore-scripts", "--no-audit", "--no-fund"],
+      cwd: dir,
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (code !== 0) {
+      return { label, skipped: `npm ci exited ${code} (${npmError(new TextDecoder().decode(stderr))})` };
+    }
+  } catch (error) {
+    return { label, skipped: `npm ci could not run: ${error instanceof Error ? error.message : error}` };
+  }
+  console.error(`typical app: npm ci in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+  return { label, dir, serverDir: dir };
+}
+
+const found = [await thisProject(), await pythonProject(), await typicalApp()];
+const projects = found.filter((project): project is Project => "dir" in project);
+const skipped = found.filter((project): project is Skipped => "skipped" in project);
+/** Said before the runs and under the tables: a project missing from them is never missing silently. */
+const skips = skipped.map(({ label, skipped }) => `Skipped ${label}: ${skipped}.`);
+for (const line of skips) console.error(line);
+
+/** The packages `index add --project` reported, with their words: "  react 19.3.1: 130 words". */
+const packageWords = (report: string) =>
+  [...report.matchAll(/^ {2}(\S+) \S+: (\d+) words?/gm)].map(([, name, words]) => ({
+    name,
+    words: Number(words),
+  }));
 
 const results = [];
 for (const [i, project] of projects.entries()) {
@@ -63,18 +155,27 @@ for (const [i, project] of projects.entries()) {
     report = built.out.stdout;
     reuses.push((await timedCli(args, env)).ms);
   }
-  results.push({ ...project, buildMs: median(builds), reuseMs: median(reuses), report });
+  const words = packageWords(report);
+  const thin = words.filter((pkg) => pkg.words < THIN_WORDS).sort((a, b) => a.words - b.words);
+  results.push({ ...project, buildMs: median(builds), reuseMs: median(reuses), report, words, thin });
 }
-/** The table in Markdown: printed, and written into docs/performance.md. */
+/** The table in Markdown, with the thin packages named under it: printed, and written into docs/performance.md. */
+const thinWords = THIN_WORDS.toLocaleString("en");
 const table = [
-  "| project | packages | build every index, s | again: all found built, s |",
-  "| --- | ---: | ---: | ---: |",
-  ...results.map(({ label, buildMs, reuseMs, report }) =>
-    `| ${label} | ${/docs of (\d+) direct/.exec(report)?.[1] ?? "?"} | ${(buildMs / 1000).toFixed(2)} | ${
-      (reuseMs / 1000).toFixed(2)
-    } |`
+  [
+    `| project | packages | build every index, s | again: all found built, s | under ${thinWords} words |`,
+    "| --- | ---: | ---: | ---: | ---: |",
+    ...results.map(({ label, buildMs, reuseMs, words, thin }) =>
+      `| ${label} | ${words.length} | ${(buildMs / 1000).toFixed(2)} | ${
+        (reuseMs / 1000).toFixed(2)
+      } | ${thin.length} |`
+    ),
+  ].join("\n"),
+  ...results.filter(({ thin }) => thin.length > 0).map(({ label, thin }) =>
+    `Under ${thinWords} words in ${label}: ${thin.map(({ name, words }) => `${name} (${words})`).join(", ")}.`
   ),
-].join("\n");
+  ...skips,
+].join("\n\n");
 
 // ---- the background upkeep -----------------------------------------------------------------------------
 
@@ -82,23 +183,6 @@ const table = [
 const artifact = await build();
 const runArtifact = (args: string[], options: { env: Record<string, string>; cwd: string; stdin: string }) =>
   runProgram(Deno.execPath(), ["run", "-A", "--quiet", "--no-config", artifact, ...args], options);
-
-/**
- * A folder that is this project as far as its dependencies go (its deno.json and deno.lock): the server writes
- * the project's local config layer, which is not to land in the checkout.
- */
-async function thisProjectsDependencies(): Promise<string> {
-  const dir = `${box.home}/this-project`;
-  await Deno.mkdir(dir);
-  for (const file of ["deno.json", "deno.lock"]) {
-    await Deno.copyFile(`${ROOT}${file}`, `${dir}/${file}`);
-    // As old as the checkout's: a copy made now would look like an install that just ended, which the upkeep
-    // waits 3 s to see settle.
-    const { atime, mtime } = await Deno.stat(`${ROOT}${file}`);
-    await Deno.utime(`${dir}/${file}`, atime ?? new Date(), mtime ?? new Date());
-  }
-  return dir;
-}
 
 /** At least this many hook processes after the build, to compare with those during it. */
 const MIN_AFTER = 20;
@@ -180,8 +264,7 @@ async function upkeep(label: string, project: string, state: string): Promise<Up
 
 const upkeeps: UpkeepResult[] = [];
 for (const [i, project] of projects.entries()) {
-  const dir = project.dir === ROOT.replace(/\/$/, "") ? await thisProjectsDependencies() : project.dir;
-  upkeeps.push(await upkeep(project.label, dir, `${box.home}/state-upkeep-${i}`));
+  upkeeps.push(await upkeep(project.label, project.serverDir, `${box.home}/state-upkeep-${i}`));
 }
 /** The median and the 90th percentile: a config layer that changed costs the next hook a validation. */
 const latency = (samples: number[]) => {
@@ -202,11 +285,12 @@ const upkeepTable = [
 ].join("\n");
 
 if (values.json) {
-  console.log(JSON.stringify({ runs, results, upkeeps }, null, 2));
+  console.log(JSON.stringify({ runs, results, skipped, upkeeps }, null, 2));
 } else {
   console.log(`index add --project, whole process, median of ${runs}\n`);
   console.log(table);
-  console.log(`\n${results[0].report.trim()}\n`);
+  for (const { report } of results) console.log(`\n${report.trim()}`);
+  console.log();
   console.log("background upkeep by the MCP server; hook processes while it builds and after\n");
   console.log(upkeepTable);
 }
