@@ -27,7 +27,7 @@ import {
   repositoryUrl,
   tagCandidates,
 } from "../lib/project/published_source.ts";
-import { ARCHIVE_LIMITS, fetchArchive, repositoryPath } from "../lib/project/tag_archive.ts";
+import { ARCHIVE_LIMITS, ArchiveError, fetchArchive, repositoryPath } from "../lib/project/tag_archive.ts";
 import { parseMetadata } from "../lib/project/python.ts";
 import { DocsIndex } from "../lib/docs/store.ts";
 import { machine, NOW } from "./command_context.ts";
@@ -413,6 +413,15 @@ Deno.test("fetchArchive: an archive over the size cap, or unpacking past it, is 
       missing: `${server.origin}/o/r/archive/refs/tags/v9.tar.gz: HTTP 404`,
     },
   );
+  // A host that is down says nothing of the tag: a plain failure, which fetchPublished asks again later; a
+  // 403 is the host's answer, final.
+  const answering = (status: number): typeof fetch => () => Promise.resolve(new Response("", { status }));
+  for (const status of [503, 429]) {
+    const error = await fetchArchive(url, undefined, answering(status)).catch((e) => e);
+    ok(error instanceof Error && !(error instanceof ArchiveError), String(error));
+    match(error.message, new RegExp(`HTTP ${status}`));
+  }
+  await rejects(fetchArchive(url, undefined, answering(403)), ArchiveError);
 });
 
 Deno.test("index add --project: a thin package's published docs in its entry; with fetching off, or turned on by the project against the user, nothing is asked", async () => {

@@ -180,6 +180,11 @@ export async function fetchArchive(
       await response.body?.cancel();
       return { missing: `${url.href}: HTTP ${response.status}` };
     }
+    if (response.status >= 500 || response.status === 429) {
+      // The host is down or busy now: a failure to ask again later, not an answer about the tag.
+      await response.body?.cancel();
+      throw new Error(`${at.href}: HTTP ${response.status}`);
+    }
     if (response.status !== 200 || response.body === null) {
       await response.body?.cancel();
       throw new ArchiveError(`${at.href}: HTTP ${response.status}`);

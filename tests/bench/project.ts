@@ -32,7 +32,6 @@ const { values } = parseArgv(Deno.args, {
 });
 const runs = Number(values.runs ?? 3);
 
-
 const median = (samples: number[]) => samples.toSorted((a, b) => a - b)[Math.floor(samples.length / 2)];
 // The sandbox keeps the caller's DENO_DIR, where this project's npm packages are, and PATH, where python3 is.
 await using box = await sandbox();
