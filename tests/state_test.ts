@@ -1,7 +1,14 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { openStateDb, SCHEMA_VERSION, stateDbPath, StateSchemaTooNewError } from "../lib/state/db.ts";
-import { StateStore } from "../lib/state/store.ts";
+import {
+  openStateDb,
+  readOnlyUri,
+  SCHEMA_VERSION,
+  stateDbPath,
+  StateSchemaTooNewError,
+  WAL_KEPT_BYTES,
+} from "../lib/state/db.ts";
+import { openStateStore, StateStore } from "../lib/state/store.ts";
 import { sessionKey } from "../lib/state/session_key.ts";
 import { latestSessionIn, sessionById, sessionsByPrefix } from "../lib/state/sessions.ts";
 import { withDir } from "./helpers.ts";
@@ -250,3 +257,39 @@ Deno.test("a schema-2 database gains the switches column and keeps its sessions"
     assertEquals([old?.cwd, old?.switches], ["/p", { features: [], databases: [] }]);
     db.close();
   }));
+
+Deno.test("a store left open (the hook's) keeps the WAL, empties it past its bound, and loses nothing", () =>
+  withDir((dir) => {
+    const wal = `${stateDbPath(dir, "linux")}-wal`;
+    const sizes: number[] = [];
+    for (let n = 0; n < 60; n++) {
+      const store = openStateStore(dir, "linux", {}, { leaveOpen: true });
+      store.retryOrRecord(record(`left-${n}`, 1000 + n), 0);
+      store[Symbol.dispose]();
+      // Left open: the process's exit is what ends it.
+      ok(store.db.isOpen);
+      sizes.push(Deno.statSync(wal).size);
+    }
+    // About 12 KB a record: emptied once, by the record that took it past the bound.
+    const emptied = sizes.indexOf(0);
+    ok(emptied > 30 && sizes.slice(0, emptied).every((size, i) => size > (sizes[i - 1] ?? 0)), `${sizes}`);
+    ok(sizes[emptied - 1] > WAL_KEPT_BYTES - 20_000 && Math.max(...sizes) <= WAL_KEPT_BYTES, `${sizes}`);
+    using reader = new StateStore(openStateDb(dir, "linux"));
+    for (let n = 0; n < 60; n++) assertEquals(reader.pending(`left-${n}`, 0).length, 1, `left-${n}`);
+  }));
+
+Deno.test("the read-only URI of a state database, on each OS", () => {
+  assertEquals(
+    readOnlyUri("/home/me/state/docsearch.db", "linux"),
+    "file:///home/me/state/docsearch.db?mode=ro&readonly_shm=1",
+  );
+  assertEquals(
+    readOnlyUri("/a?b#c%d/docsearch.db", "darwin"),
+    "file:///a%3Fb%23c%25d/docsearch.db?mode=ro&readonly_shm=1",
+  );
+  assertEquals(readOnlyUri("state/docsearch.db", "linux"), "file:state/docsearch.db?mode=ro&readonly_shm=1");
+  assertEquals(
+    readOnlyUri("C:\\Users\\me\\AppData\\Local\\docsearch-hook\\docsearch.db", "windows"),
+    "file:///C:/Users/me/AppData/Local/docsearch-hook/docsearch.db?mode=ro&readonly_shm=1",
+  );
+});

@@ -126,7 +126,9 @@ export function hookDeps({ env, os, now, elapsed, execPath, stateDir: dir }: Com
     indexExists: indexesUnder(os, dir),
     changedLockfile: (project) => dir === undefined ? undefined : changedLockfile(os, dir, project),
     redirectAids: (request, event, config) => readRedirectAids(request, event, config, { env, os }, dir),
-    openState: async (at, options) => (await import("../state/store.ts")).openStateStore(at, os, options),
+    // The hook's process exits once the event is answered: its connection is left open (see StateStore).
+    openState: async (at, options) =>
+      (await import("../state/store.ts")).openStateStore(at, os, options, { leaveOpen: true }),
   };
 }
 

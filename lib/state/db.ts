@@ -257,6 +257,32 @@ export class StateFile {
     this.opened = statOrCreate(this.dir, this.file);
     return openFile(this.file, this.options.busyTimeoutMs);
   }
+
+  /** The size of the database's WAL: 0 when there is none. */
+  walBytes(): number {
+    try {
+      return Deno.statSync(`${this.file}-wal`).size;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return 0;
+      throw error;
+    }
+  }
+}
+
+/**
+ * How much WAL a hook process leaves behind for the next one (see StateStore): about seven denials' worth on
+ * a fresh database. The next process, finding itself alone, reads what it holds to index it.
+ */
+export const WAL_KEPT_BYTES = 512 * 1024;
+
+/**
+ * Moves the WAL into the database and empties it: SQLite syncs the WAL, writes the database, syncs it, then
+ * truncates the WAL, so a power loss at any point leaves a consistent database. It does not wait for another
+ * process: one that is reading or writing leaves the WAL to a later event.
+ */
+export function truncateWal(db: DatabaseSync): void {
+  db.exec("PRAGMA busy_timeout = 0");
+  db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
 }
 
 /** Opens the state database (see StateFile.open) for a caller that will not need to replace it later. */
@@ -289,17 +315,31 @@ export function openExistingStateDb(dir: string, os: OS): DatabaseSync | undefin
 }
 
 /**
+ * `file` as an SQLite URI that opens it read-only, its -shm included (`readonly_shm`): where no other process
+ * has the database open, SQLite indexes the WAL in memory rather than rebuilding the -shm in place.
+ */
+export function readOnlyUri(file: string, os: OS): string {
+  const path = os === "windows" ? file.replaceAll("\\", "/") : file;
+  const escaped = path.replace(/[%?#]/g, (c) => encodeURIComponent(c));
+  const authority = escaped.startsWith("/") ? "//" : /^[a-zA-Z]:/.test(escaped) ? "///" : "";
+  return `file:${authority}${escaped}?mode=ro&readonly_shm=1`;
+}
+
+/**
  * For the commands that only look: the state database as it is (never migrated), or undefined when the hook
  * has not set one up yet. Nothing is written or left behind. To read a WAL database SQLite needs its -wal and
- * -shm files: where another process's are there, the connection is read-only; where they are not, SQLite
- * makes them, and only a read-write connection (which writes nothing here) removes them again on closing, as
- * the last connection to a database does. The caller closes it.
+ * -shm files: where they are there (a hook process leaves them, see StateStore), the connection reads them
+ * without writing either; where they are not, SQLite makes them, and only a read-write connection (which
+ * writes nothing here) removes them again on closing, as the last connection to a database does. The caller
+ * closes it.
  */
 export function openStateDbForLooking(dir: string, os: OS): DatabaseSync | undefined {
   const file = stateDbPath(dir, os);
   if (inode(file) === undefined) return undefined;
   const shared = inode(`${file}-wal`) !== undefined && inode(`${file}-shm`) !== undefined;
-  const db = new DatabaseSync(file, { readOnly: shared, timeout: BUSY_TIMEOUT_MS });
+  const db = shared
+    ? new DatabaseSync(readOnlyUri(file, os), { readOnly: true, timeout: BUSY_TIMEOUT_MS })
+    : new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS });
   let version: number;
   try {
     version = userVersion(db);

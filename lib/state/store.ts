@@ -6,7 +6,15 @@ import type { DatabaseSync } from "node:sqlite";
 import type { Observation } from "../capture/observe.ts";
 import type { OS } from "../paths.ts";
 import { parseSwitches, serializeSwitches, type SessionSwitches } from "../switches/switches.ts";
-import { BUSY_TIMEOUT_MS, isCorruption, type OpenOptions, StateFile, waitForLock } from "./db.ts";
+import {
+  BUSY_TIMEOUT_MS,
+  isCorruption,
+  type OpenOptions,
+  StateFile,
+  truncateWal,
+  waitForLock,
+  WAL_KEPT_BYTES,
+} from "./db.ts";
 import { sessionKey } from "./session_key.ts";
 
 export interface DenialRecord {
@@ -78,11 +86,21 @@ export const HOOK_PRUNE_BATCH = 5000;
 /**
  * The hook's one dynamic import for state: opening the database and the store come together. A database
  * found corrupted on the way is moved aside (see OpenOptions.onCorrupt), and the work done again on a fresh
- * one.
+ * one. `leaveOpen`: for a process that exits right after (see StateStore's dispose).
  */
-export function openStateStore(dir: string, os: OS, options: OpenOptions = {}): StateStore {
+export function openStateStore(
+  dir: string,
+  os: OS,
+  options: OpenOptions = {},
+  { leaveOpen = false } = {},
+): StateStore {
   const file = new StateFile(dir, os, options);
-  return new StateStore(file.open(), options.busyTimeoutMs, () => file.replace());
+  return new StateStore(
+    file.open(),
+    options.busyTimeoutMs,
+    () => file.replace(),
+    leaveOpen ? file : undefined,
+  );
 }
 
 /** A suggested tool may be named in full (`mcp__leann__leann_search`) or, seed-style, bare (`leann_search`). */
@@ -98,12 +116,14 @@ export class StateStore {
 
   /**
    * `waitMs` bounds the wait for another process's write lock. `replace`, when given, moves a corrupted
-   * database aside and opens a fresh one, on which the failed work is done again.
+   * database aside and opens a fresh one, on which the failed work is done again. `leaving`, when given, is
+   * where the WAL's size is read when the store is disposed of without closing (see there).
    */
   constructor(
     db: DatabaseSync,
     readonly waitMs = BUSY_TIMEOUT_MS,
     private readonly replace?: () => DatabaseSync,
+    private readonly leaving?: Pick<StateFile, "walBytes">,
   ) {
     this.current = db;
   }
@@ -113,14 +133,21 @@ export class StateStore {
   }
 
   /**
-   * Closing matters for speed, not data (every write is committed): a process that exits with the database
-   * open leaves its WAL behind, and the next process, finding itself alone, must rebuild the WAL index by
-   * reading the whole WAL. The last connection to close checkpoints and removes it instead. A close that fails
-   * loses nothing, so it never replaces the caller's result.
+   * Closes the connection, or for a hook process (`leaving`), which exits right after, leaves it open: every
+   * write is committed, and closing only costs time. The last connection to close moves the WAL into the
+   * database and removes it, syncing both files twice, and the next process makes a new WAL and syncs it
+   * twice more; that was most of what SQLite cost an event, and all of it that grew with a busy disk. A
+   * process that exits with the database open leaves the WAL to the next, which, finding itself alone, reads
+   * it whole to index it: so once the WAL holds more than WAL_KEPT_BYTES, the process leaving it empties it
+   * first. A power loss can lose what the WAL holds that was not synced yet (the last events), never make the
+   * database inconsistent (see truncateWal). Neither a close nor an emptying that fails loses anything, so
+   * neither replaces the caller's result.
    */
   [Symbol.dispose](): void {
     try {
-      if (this.current.isOpen) this.current.close();
+      if (!this.current.isOpen) return;
+      if (this.leaving === undefined) this.current.close();
+      else if (this.leaving.walBytes() > WAL_KEPT_BYTES) truncateWal(this.current);
     } catch {
       // Nothing to do: the data is committed, and the next opener recovers the WAL.
     }
@@ -143,7 +170,11 @@ export class StateStore {
         throw error;
       }
       if (this.replace === undefined) throw error;
-      this[Symbol.dispose]();
+      try {
+        this.current.close();
+      } catch {
+        // A corrupted file may fail to close; it is moved aside all the same.
+      }
       this.current = this.replace();
       return work();
     }

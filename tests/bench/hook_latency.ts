@@ -13,8 +13,6 @@
 import { build } from "../../lib/build/build.ts";
 import { MEASURED, writeMeasurement } from "../../lib/build/doc_pages.ts";
 import { parseArgv } from "../../lib/cli/args.ts";
-import { hash53 } from "../../lib/hash.ts";
-import { requestIdentity, webRequestFrom } from "../../lib/redirect/request.ts";
 import { openStateDb } from "../../lib/state/db.ts";
 import { StateStore } from "../../lib/state/store.ts";
 import { event, readFixture, ROOT, runProgram, sandbox } from "../helpers.ts";
@@ -76,9 +74,10 @@ const freshSession = () => `bench-${sessions++}`;
 let toolUses = 0;
 const freshToolUse = () => `toolu_bench_${toolUses++}`;
 /**
- * The bench's own writes, each on a connection closed at once: a connection held open for the run would keep
- * every hook process from being the last to close (and so from checkpointing the WAL), which is not how the
- * agent runs the hook.
+ * The bench's own writes (a session's switches, as `disable` sets them; the burst's count), each on a
+ * connection closed at once, as a command's: a connection held open for the run would keep every hook process
+ * from being alone with the database (the first one in indexes the WAL the last one left), which is not how
+ * the agent runs the hook.
  */
 function withStore<T>(use: (store: StateStore) => T): T {
   using store = new StateStore(openStateDb(box.state, Deno.build.os));
@@ -122,7 +121,7 @@ interface Case {
   name: string;
   script: string;
   /** Returns the stdin for one run, after any setup that must not be timed. */
-  prepare: () => string;
+  prepare: () => string | Promise<string>;
   /** What stdout must look like, so that a broken hook cannot look fast. */
   expect: "deny" | "answer" | "context" | "empty" | "any";
   env?: Record<string, string>;
@@ -169,23 +168,18 @@ const cases: Case[] = [
   {
     name: "WebSearch, identical retry (allow)",
     script: HOOK,
-    prepare: () => {
-      // Seed the denial directly so the retry can be measured on its own, in any position of the round.
+    prepare: async () => {
+      // The denial it retries, by a hook process of its own (not timed), as the agent's first call leaves it:
+      // a write here would close the database, emptying the WAL the hook processes leave each other.
       const session = freshSession();
-      const input = webSearch("how to configure gitlab ci runners", session);
-      const parsed = JSON.parse(input);
-      const request = webRequestFrom(parsed.tool_name, parsed.tool_input)!;
-      withStore((store) =>
-        store.retryOrRecord({
-          sessionId: session,
-          requestKey: hash53(requestIdentity(request)),
-          tool: request.tool,
-          request: "bench",
-          databases: ["gitlab"],
-          at: Date.now(),
-        }, 0)
-      );
-      return input;
+      const denied = await run(HOOK, {
+        env: box.env,
+        stdin: webSearch("how to configure gitlab ci runners", session),
+      });
+      if (!denied.stdout.includes('"permissionDecision":"deny"')) {
+        throw new Error(`no denial: ${denied.stderr}`);
+      }
+      return webSearch("how to configure gitlab ci runners", session);
     },
     expect: "empty",
   },
@@ -307,7 +301,7 @@ function bashEvent(): string {
 }
 
 async function runOnce(c: Case): Promise<{ ms: number; ok: boolean }> {
-  const stdin = c.prepare();
+  const stdin = await c.prepare();
   const start = performance.now();
   const out = await run(c.script, { env: c.env ?? box.env, stdin });
   const ms = performance.now() - start;

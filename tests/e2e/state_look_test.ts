@@ -46,6 +46,23 @@ Deno.test("status, log and stats, as text and JSON, leave every byte of the stat
   }
 });
 
+Deno.test("a look reads the WAL the hook leaves and writes nothing, in a folder whose name SQLite's URIs would split", async () => {
+  await using box = await withConfig();
+  const env = { ...box.env, DOCSEARCH_HOME: `${box.home}/a?b#c%20d e` };
+  succeeded(await runCli(["hook"], { env, stdin: event("PreToolUse.WebSearch.json") }));
+  const before = await digests(env.DOCSEARCH_HOME);
+  assertEquals(Object.keys(before), [
+    "config-cache.json",
+    "docsearch.db",
+    "docsearch.db-shm",
+    "docsearch.db-wal",
+  ]);
+  const out = await runCli(["log", "--json"], { env, cwd: box.home });
+  assertEquals(out.code, 0, out.stderr);
+  assertEquals(JSON.parse(out.stdout).map((entry: { outcome: string }) => entry.outcome), ["denied"]);
+  assertEquals(await digests(env.DOCSEARCH_HOME), before);
+});
+
 Deno.test("a look at a database of an older schema says the hook upgrades it, and does not upgrade it itself", async () => {
   await using box = await withConfig();
   await Deno.mkdir(box.state);
