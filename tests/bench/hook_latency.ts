@@ -124,6 +124,11 @@ interface Case {
   prepare: () => string | Promise<string>;
   /** What stdout must look like, so that a broken hook cannot look fast. */
   expect: "deny" | "answer" | "context" | "empty" | "any";
+  /**
+   * The event matches a built-in index, so the hook runs the local search (issue 27): held to the answer's
+   * budget against the plain denial, not to the empty program's.
+   */
+  searches?: true;
   env?: Record<string, string>;
 }
 
@@ -158,12 +163,14 @@ const cases: Case[] = [
     script: HOOK,
     prepare: () => webSearch("postgres create index concurrently lock", freshSession()),
     expect: "answer",
+    searches: true,
   },
   {
     name: "WebSearch, the PostgreSQL manual holds no answer (allow)",
     script: HOOK,
     prepare: () => webSearch("postgres aws rds pricing calculator", freshSession()),
     expect: "empty",
+    searches: true,
   },
   {
     name: "WebSearch, identical retry (allow)",
@@ -354,11 +361,11 @@ const rows = cases.map((c) => {
     p95Ratio: p95 / quantile(baselineSorted, 0.95),
   };
 });
-// A denial with the answer is held to its own budget, against the plain denial.
-const answers = (c: Case) => c.expect === "answer";
-const overBudget = rows.filter((r, i) => cases[i].script === HOOK && !answers(cases[i]) && r.ratio > BUDGET);
+// An event that runs the local search (a denial with the answer, or a request it finds no answer to) is held
+// to its own budget, against the plain denial.
+const overBudget = rows.filter((r, i) => cases[i].script === HOOK && !cases[i].searches && r.ratio > BUDGET);
 const plainDeny = rows.find((r) => r.case === "WebSearch, matching (deny)")!;
-const answerRows = rows.filter((_, i) => answers(cases[i]))
+const answerRows = rows.filter((_, i) => cases[i].searches)
   .map((r) => ({ ...r, againstDeny: r.median / plainDeny.median }));
 const answerOver = answerRows.filter((r) => r.againstDeny > ANSWER_BUDGET);
 
@@ -418,13 +425,13 @@ const report = [
     }x |`
   ),
   "",
-  `Budget: every hook case but the quoted answer <= ${BUDGET}x the baseline median (aim ${AIM}x): ${
+  `Budget: every hook case but those that search the local docs <= ${BUDGET}x the baseline median (aim ${AIM}x): ${
     overBudget.length === 0 ? "met" : `EXCEEDED by ${overBudget.map((r) => r.case).join(", ")}`
   }.`,
   ...answerRows.map((r) =>
-    `A denial quoting the answer, against the plain denial: ${
-      r.againstDeny.toFixed(2)
-    }x (budget ${ANSWER_BUDGET}x): ${r.againstDeny <= ANSWER_BUDGET ? "met" : "EXCEEDED"}.`
+    `${r.case}, against the plain denial: ${r.againstDeny.toFixed(2)}x (budget ${ANSWER_BUDGET}x): ${
+      r.againstDeny <= ANSWER_BUDGET ? "met" : "EXCEEDED"
+    }.`
   ),
   "",
   `${BURST} hook processes at once (${BURST_ROUNDS} bursts), against ${BURST} empty programs at once:`,
