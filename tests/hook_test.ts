@@ -1,11 +1,11 @@
 /** The hook as a function of its input and injected environment, without a process. */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { type HookDeps, hookOutput, NO_AIDS } from "../lib/hook/hook.ts";
+import { type HookDeps, hookDeps, hookOutput, NO_AIDS } from "../lib/hook/hook.ts";
 import { main } from "../lib/hook/main.ts";
 import { stateDbPath } from "../lib/state/db.ts";
 import { AGENTS, EVENTS, registrationsFor } from "../lib/protocol/events.ts";
 import type { HookOutput } from "../lib/protocol/output.ts";
-import type { EventRecord } from "../lib/state/store.ts";
+import type { EventRecord, StateStore } from "../lib/state/store.ts";
 import { type Feature, NO_SWITCHES, type SessionSwitches } from "../lib/switches/switches.ts";
 import { event, exists, fixture, newCall, withDir } from "./helpers.ts";
 import { machine } from "./command_context.ts";
@@ -348,4 +348,17 @@ Deno.test("the hook command in a context: the event from its stdin, the denial o
   const retry = m.context({}, newCall(call));
   assertEquals(await main(["hook", "--config", seed], retry), 0);
   assertEquals([retry.out, retry.err], [[], []]);
+});
+
+Deno.test("hookDeps: the hook command's process leaves its state open as it exits; a caller that goes on (doctor) closes it", async () => {
+  await using m = await machine();
+  const context = m.context();
+  const stateDir = context.stateDir!;
+  const left = await hookDeps(context, { exiting: true }).openState(stateDir, {}) as StateStore;
+  left[Symbol.dispose]();
+  ok(left.db.isOpen, "the exiting hook leaves it to the process's end");
+  left.db.close();
+  const closed = await hookDeps(context).openState(stateDir, {}) as StateStore;
+  closed[Symbol.dispose]();
+  ok(!closed.db.isOpen, "doctor's self-test, which goes on, must not leak it");
 });

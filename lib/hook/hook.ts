@@ -115,8 +115,15 @@ async function readRedirectAids(
   };
 }
 
-/** The hook's dependencies in the context it runs in: its environment, clocks, state directory and OS. */
-export function hookDeps({ env, os, now, elapsed, execPath, stateDir: dir }: CommandContext): HookDeps {
+/**
+ * The hook's dependencies in the context it runs in: its environment, clocks, state directory and OS.
+ * `exiting`: the process ends once the event is answered (the hook command), so its connection to the state is
+ * left open (see StateStore); a caller that goes on (doctor's self-test) closes it.
+ */
+export function hookDeps(
+  { env, os, now, elapsed, execPath, stateDir: dir }: CommandContext,
+  { exiting = false } = {},
+): HookDeps {
   return {
     env,
     os,
@@ -126,9 +133,8 @@ export function hookDeps({ env, os, now, elapsed, execPath, stateDir: dir }: Com
     indexExists: indexesUnder(os, dir),
     changedLockfile: (project) => dir === undefined ? undefined : changedLockfile(os, dir, project),
     redirectAids: (request, event, config) => readRedirectAids(request, event, config, { env, os }, dir),
-    // The hook's process exits once the event is answered: its connection is left open (see StateStore).
     openState: async (at, options) =>
-      (await import("../state/store.ts")).openStateStore(at, os, options, { leaveOpen: true }),
+      (await import("../state/store.ts")).openStateStore(at, os, options, { leaveOpen: exiting }),
   };
 }
 
@@ -313,7 +319,7 @@ export async function run(values: { config?: string }, context: CommandContext):
     stderr("docsearch-hook hook: reading one hook event (JSON) from stdin; end with Ctrl-D");
   }
   const input = await readStdin(stdin, interactive ? null : STDIN_BOUNDS);
-  const output = await hookOutput(input, values.config, hookDeps(context));
+  const output = await hookOutput(input, values.config, hookDeps(context, { exiting: true }));
   if (output.stdout !== undefined) stdout(output.stdout);
   if (output.stderr !== undefined) stderr(output.stderr);
   return 0;
