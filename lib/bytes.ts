@@ -9,3 +9,19 @@ export function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8
   }
   return bytes;
 }
+
+/** A stream read whole, up to `limit` bytes; undefined (and the rest never read) when it is larger. */
+export async function readUpTo(
+  stream: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array | undefined> {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for await (const part of stream) {
+    total += part.length;
+    // Leaving the loop cancels the stream: the rest is never downloaded.
+    if (total > limit) return undefined;
+    parts.push(part);
+  }
+  return concatBytes(parts, total);
+}

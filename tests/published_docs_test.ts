@@ -8,7 +8,13 @@ import { deepStrictEqual as assertEquals, match, ok, rejects } from "node:assert
 import { publishedDocsCheck } from "../lib/doctor/checks.ts";
 import { addProject } from "../lib/project/index_project.ts";
 import { packageIndex } from "../lib/project/index_project.ts";
-import { guardedFetch, type NetworkPolicy, PRODUCT_POLICY, refusal } from "../lib/project/net_policy.ts";
+import {
+  guardedFetch,
+  type NetworkPolicy,
+  PRODUCT_POLICY,
+  refusal,
+  RefusedUrlError,
+} from "../lib/project/net_policy.ts";
 import type { InstalledPackage } from "../lib/project/npm.ts";
 import {
   type FetchDeps,
@@ -190,10 +196,26 @@ Deno.test("the network policy: the product asks https of public hosts only; a na
   const outward = guardedFetch(counting, PRODUCT_POLICY, () => Promise.resolve(["93.184.216.34"]));
   assertEquals((await outward("https://example.com/x")).status, 200);
   assertEquals(asked, 1);
-  // A name this machine cannot resolve (behind a proxy, only the proxy can) is asked all the same.
-  const proxied = guardedFetch(counting, PRODUCT_POLICY, () => Promise.reject(new Error("no DNS here")));
+  // A name this machine cannot resolve is not asked: the system's resolver, which fetch uses, knows names
+  // DNS does not (mDNS, a company's name service). A failure, asked again later, not a refusal. Behind a
+  // proxy, which resolves names itself, it is asked.
+  const noDns = () => Promise.reject(new Error("no DNS here"));
+  const unresolved = await guardedFetch(counting, PRODUCT_POLICY, noDns)("https://nas.example/y").catch((e) =>
+    e
+  );
+  ok(unresolved instanceof Error && !(unresolved instanceof RefusedUrlError), String(unresolved));
+  match(unresolved.message, /not fetched: https:\/\/nas\.example\/y \(no DNS here\)/);
+  assertEquals(asked, 1);
+  const proxied = guardedFetch(counting, { ...PRODUCT_POLICY, proxied: true }, noDns);
   assertEquals((await proxied("https://example.com/y")).status, 200);
   assertEquals(asked, 2);
+  // Names of a home's or a company's hosts, and a final dot, are refused by their text.
+  for (
+    const inward of ["printer.local", "db.internal", "nas.home.arpa", "router.lan", "localhost.", "x.corp"]
+  ) {
+    match(why(`https://${inward}/x`)!, /not a public host/, inward);
+  }
+  assertEquals(why("https://docs.example.com./x"), undefined);
 });
 
 Deno.test("repositoryPath: an archive entry's path, never one that leads out", () => {
@@ -422,6 +444,13 @@ Deno.test("fetchArchive: an archive over the size cap, or unpacking past it, is 
     match(error.message, new RegExp(`HTTP ${status}`));
   }
   await rejects(fetchArchive(url, undefined, answering(403)), ArchiveError);
+  // It says who asks, as the crawler does.
+  let agent: string | null = null;
+  await fetchArchive(url, undefined, (_, init) => {
+    agent = new Headers(init?.headers).get("user-agent");
+    return Promise.resolve(new Response("", { status: 404 }));
+  });
+  match(String(agent), /^docsearch-hook\/\S+ \(docs indexer\)$/);
 });
 
 Deno.test("index add --project: a thin package's published docs in its entry; with fetching off, or turned on by the project against the user, nothing is asked", async () => {

@@ -57,7 +57,12 @@ export function processContext(): CommandContext {
     stdin: Deno.stdin,
     stdout: print,
     stderr: printError,
-    // net_policy.ts's PRODUCT_POLICY, written here so that the hook does not load that module.
-    network: { http: false, privateHosts: false },
+    // net_policy.ts's PRODUCT_POLICY, written here so that the hook does not load that module; fetch goes
+    // through the proxy HTTPS_PROXY names, which resolves the names itself.
+    network: {
+      http: false,
+      privateHosts: false,
+      proxied: (env("HTTPS_PROXY") ?? env("https_proxy") ?? "") !== "",
+    },
   };
 }

@@ -2,12 +2,13 @@
  * The crawler's requests: who asks, conditional on what was read before, retried when the failure may pass,
  * and bodies read only up to the size an index takes.
  */
-import { concatBytes } from "../bytes.ts";
+import { readUpTo } from "../bytes.ts";
 import { VERSION } from "../version.ts";
 import { USER_AGENT } from "./robots.ts";
 import { MAX_FILE_BYTES } from "./sources.ts";
 
-const HEADERS = { "user-agent": `${USER_AGENT}/${VERSION} (docs indexer)` };
+/** Who asks: every request for docs says so, the crawler's and the published docs' alike. */
+export const HEADERS = { "user-agent": `${USER_AGENT}/${VERSION} (docs indexer)` };
 
 /** A request for `url`, with retries for what may pass; the last response or error otherwise. */
 export type Request = (url: URL, headers?: Record<string, string>) => Promise<Response>;
@@ -67,13 +68,5 @@ export async function readCapped(
     await response.body?.cancel();
     return undefined;
   }
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for await (const part of response.body ?? []) {
-    total += part.length;
-    // Leaving the loop cancels the stream: the rest is never downloaded.
-    if (total > limit) return undefined;
-    parts.push(part);
-  }
-  return concatBytes(parts, total);
+  return await readUpTo(response.body ?? [], limit);
 }

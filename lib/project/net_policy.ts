@@ -14,6 +14,12 @@ export interface NetworkPolicy {
   privateHosts: boolean;
   /** Nothing at all: a test's machine, where packages name real hosts that must not be asked. */
   offline?: boolean;
+  /**
+   * Requests go through a proxy (HTTPS_PROXY), which resolves names itself: a name this machine cannot resolve
+   * is asked all the same. Without one, such a name is refused: the system's resolver, which fetch uses, also
+   * knows names DNS does not (mDNS's `printer.local`, a company's name service), and may send them inward.
+   */
+  proxied?: boolean;
 }
 
 /** What the program asks when it runs for a user. */
@@ -58,6 +64,9 @@ export function privateAddress(address: string): boolean {
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 
+/** Names for hosts of a home or a company, never public ones (special-use and private-use domains). */
+const INWARD = /(^|\.)(localhost|local|internal|home\.arpa|lan|localdomain|intranet|corp|test|invalid)$/;
+
 /** Why the policy refuses `url` by its text alone; undefined when its scheme and host may be asked. */
 export function refusal(url: URL, policy: NetworkPolicy): string | undefined {
   if (policy.offline) return "this machine asks no network";
@@ -65,8 +74,9 @@ export function refusal(url: URL, policy: NetworkPolicy): string | undefined {
   if (!schemes.includes(url.protocol)) return `${url.protocol} is not ${policy.http ? "http(s)" : "https"}`;
   if (url.username !== "" || url.password !== "") return "a URL with credentials in it";
   if (policy.privateHosts) return undefined;
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost") || !host.includes(".") && !host.includes(":")) {
+  // "localhost." is "localhost": a name's final dot changes nothing of where it leads.
+  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase().replace(/\.$/, "");
+  if (INWARD.test(host) || !host.includes(".") && !host.includes(":")) {
     return `${host} is not a public host`;
   }
   if ((IPV4.test(host) || host.includes(":")) && privateAddress(host)) {
@@ -106,9 +116,15 @@ export function guardedFetch(
     if (why !== undefined) throw new RefusedUrlError(`not fetched: ${url.href} (${why})`);
     const host = url.hostname.replace(/^\[|\]$/g, "");
     if (!policy.privateHosts && !IPV4.test(host) && !host.includes(":")) {
-      // A name this machine cannot resolve is asked all the same: behind a proxy (HTTPS_PROXY, which fetch
-      // uses) only the proxy resolves names, and without one the request fails on its own.
-      const privateOnes = (await resolve(host).catch(() => [] as string[])).filter(privateAddress);
+      let addresses: string[] = [];
+      try {
+        addresses = await resolve(host);
+      } catch (error) {
+        // Behind a proxy only the proxy resolves names (see NetworkPolicy.proxied). Without one, not asked;
+        // and a failure to ask again later, not a refusal: a machine offline now resolves nothing.
+        if (!policy.proxied) throw new Error(`not fetched: ${url.href} (${messageOf(error)})`);
+      }
+      const privateOnes = addresses.filter(privateAddress);
       if (privateOnes.length > 0) {
         throw new RefusedUrlError(`not fetched: ${url.href} (${host} resolves to ${privateOnes[0]})`);
       }

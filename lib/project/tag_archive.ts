@@ -9,6 +9,8 @@
  * at a time, so the caps hold while the archive is still arriving.
  */
 import { createTarDecoder } from "modern-tar";
+import { readUpTo } from "../bytes.ts";
+import { HEADERS } from "../docs/crawl_fetch.ts";
 import { isDocumentation } from "../docs/sources.ts";
 import { messageOf } from "../errors.ts";
 
@@ -92,24 +94,6 @@ function capped(limit: number, what: string): TransformStream<Uint8Array, Uint8A
   });
 }
 
-/** A body read whole, up to `limit` bytes; undefined (and the rest left unread) when it is larger. */
-async function readBody(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | undefined> {
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for await (const part of body) {
-    total += part.length;
-    if (total > limit) return undefined;
-    parts.push(part);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.length;
-  }
-  return bytes;
-}
-
 /**
  * The documentation files of a .tar.gz body (see documentationRank), best-ranked first, in archive order within
  * a rank; at most `limits.files` of them.
@@ -137,7 +121,7 @@ export async function archiveDocs(
         await entry.body.cancel();
         continue;
       }
-      const bytes = await readBody(entry.body, limits.fileBytes);
+      const bytes = await readUpTo(entry.body, limits.fileBytes);
       if (bytes !== undefined) found.push({ path, bytes, rank });
     }
   } catch (error) {
@@ -164,7 +148,7 @@ export async function fetchArchive(
 ): Promise<ArchiveAnswer> {
   let at = url;
   for (let redirects = 0;; redirects++) {
-    const response = await fetch(at, { redirect: "manual" });
+    const response = await fetch(at, { redirect: "manual", headers: HEADERS });
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel();
       const location = response.headers.get("location");
