@@ -33,11 +33,17 @@ import {
   repositoryUrl,
   tagCandidates,
 } from "../lib/project/published_source.ts";
-import { ARCHIVE_LIMITS, ArchiveError, fetchArchive, repositoryPath } from "../lib/project/tag_archive.ts";
+import {
+  ARCHIVE_LIMITS,
+  archiveDocs,
+  ArchiveError,
+  fetchArchive,
+  repositoryPath,
+} from "../lib/project/tag_archive.ts";
 import { parseMetadata } from "../lib/project/python.ts";
 import { DocsIndex } from "../lib/docs/store.ts";
 import { machine, NOW } from "./command_context.ts";
-import { site, words } from "./published_site.ts";
+import { file, site, targz, words } from "./published_site.ts";
 import type { CommandContext } from "../lib/cli/context.ts";
 
 const TESTS: NetworkPolicy = { http: true, privateHosts: true };
@@ -451,6 +457,23 @@ Deno.test("fetchArchive: an archive over the size cap, or unpacking past it, is 
     return Promise.resolve(new Response("", { status: 404 }));
   });
   match(String(agent), /^docsearch-hook\/\S+ \(docs indexer\)$/);
+});
+
+Deno.test("archiveDocs: at the file cap, a monorepo package's own docs take the place of the root's", async () => {
+  const archive = await targz([
+    file("r-2.0.0/docs/d1.md", "# d1\n"),
+    file("r-2.0.0/docs/d2.md", "# d2\n"),
+    file("r-2.0.0/docs/d3.md", "# d3\n"),
+    file("r-2.0.0/packages/x/README.md", "# x\n"),
+    file("r-2.0.0/packages/x/docs/api.md", "# api\n"),
+  ]);
+  const read = (files: number, directory?: string) =>
+    archiveDocs(ReadableStream.from([archive]), directory, { ...ARCHIVE_LIMITS, files })
+      .then((found) => found.map((f) => f.path));
+  assertEquals(await read(2, "packages/x"), ["packages/x/README.md", "packages/x/docs/api.md"]);
+  assertEquals(await read(3, "packages/x"), ["packages/x/README.md", "packages/x/docs/api.md", "docs/d1.md"]);
+  // Without a folder of its own, the first files of the root, in archive order.
+  assertEquals(await read(2), ["docs/d1.md", "docs/d2.md"]);
 });
 
 Deno.test("index add --project: a thin package's published docs in its entry; with fetching off, or turned on by the project against the user, nothing is asked", async () => {

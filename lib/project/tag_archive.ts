@@ -114,15 +114,21 @@ export async function archiveDocs(
     for await (const entry of entries) {
       const path = repositoryPath(entry.header.name);
       const rank = path === undefined ? undefined : documentationRank(path, directory);
+      // Full, a file of a better rank takes the place of the last one of the worst: a monorepo's root docs
+      // come first in the archive, the package's own folder later.
+      const full = found.length >= limits.files;
+      const worst = full ? found.reduce((at, file, i) => file.rank >= found[at].rank ? i : at, 0) : -1;
       if (
         entry.header.type !== "file" || path === undefined || rank === undefined ||
-        entry.header.size > limits.fileBytes || found.length >= limits.files
+        entry.header.size > limits.fileBytes || (full && rank >= found[worst].rank)
       ) {
         await entry.body.cancel();
         continue;
       }
       const bytes = await readUpTo(entry.body, limits.fileBytes);
-      if (bytes !== undefined) found.push({ path, bytes, rank });
+      if (bytes === undefined) continue;
+      if (full) found.splice(worst, 1);
+      found.push({ path, bytes, rank });
     }
   } catch (error) {
     // The package's budget ran out, or the archive is too large: said as they are.
