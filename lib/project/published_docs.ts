@@ -224,7 +224,7 @@ export async function fetchPublished(
 }
 
 /** Beside the installed copy's index, which is there: the next session reads it instead of asking again. */
-function recordAttempt(home: IndexHome, pkg: InstalledPackage, state: PublishedState): void {
+export function recordAttempt(home: IndexHome, pkg: InstalledPackage, state: PublishedState): void {
   const file = indexFile(home, packageIndexName(pkg));
   if (!isFile(file)) return;
   const index = DocsIndex.open(file);

@@ -208,12 +208,36 @@ function keepUp(
     }
   }
 
+  /**
+   * Of `packages`, those `wanted`, with a turn for the server's requests between packages: each look opens an
+   * index or two. Stops at the first when `first`.
+   */
+  async function wanted(
+    packages: readonly InstalledPackage[],
+    want: (pkg: InstalledPackage) => boolean,
+    first = false,
+  ): Promise<InstalledPackage[]> {
+    const found: InstalledPackage[] = [];
+    for (const pkg of packages) {
+      if (want(pkg)) {
+        found.push(pkg);
+        if (first) break;
+      }
+      if (!await clock.sleep(0)) throw new Stopped();
+    }
+    return found;
+  }
+
   async function poll(): Promise<void> {
     if (known !== undefined && unchangedSince(known)) {
       if (now() - fetchChecked < timing.fetchCheckMs) return;
       fetchChecked = now();
       const docs = await switches();
-      if (docs.auto && docs.fetch && known.dependencies.packages.some(fetchWanted)) await round(known, true);
+      if (
+        docs.auto && docs.fetch && (await wanted(known.dependencies.packages, fetchWanted, true)).length > 0
+      ) {
+        await round(known, true);
+      }
       return;
     }
     let state: InstallState | undefined;
@@ -402,8 +426,8 @@ function keepUp(
     const failures: string[] = [];
     // Those built now are looked at once built, in the worker; the others now, so that no worker is started
     // for nothing.
-    const toFetch = docs.fetch ? packages.filter((pkg) => todo.includes(pkg) || fetchWanted(pkg)) : [];
-    const fetch = toFetch.length > 0 ? { packages: toFetch, policy: context.network, at: now() } : undefined;
+    const toFetch = docs.fetch ? await wanted(packages, (pkg) => todo.includes(pkg) || fetchWanted(pkg)) : [];
+    const fetch = toFetch.length > 0 ? { packages: toFetch, policy: context.network } : undefined;
     try {
       if (todo.length > 0 || fetch !== undefined) {
         await buildInWorker({ home, packages: todo, fetch }, signal, (reply) => {
@@ -413,8 +437,11 @@ function keepUp(
           } else if ("published" in reply) {
             record.fetching = undefined;
             const { published } = reply;
-            list(pkg, published);
-            config.write(entries);
+            // A package whose index could not be read has no entry to change.
+            if (indexes.has(key(pkg))) {
+              list(pkg, published);
+              config.write(entries);
+            }
             if ("published" in published) record.fetched = (record.fetched ?? 0) + 1;
             log(
               `dependency docs of ${project}: ${pkg.name} ${pkg.version}: ${
@@ -470,7 +497,8 @@ function keepUp(
       try {
         await poll();
       } catch (error) {
-        log(`dependency docs of ${project}: ${messageOf(error)}`);
+        // Called off while it looked: the session is ending, nothing to say.
+        if (!(error instanceof Stopped)) log(`dependency docs of ${project}: ${messageOf(error)}`);
       }
     } while (await clock.sleep(timing.pollMs));
   })();

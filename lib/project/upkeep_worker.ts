@@ -10,13 +10,19 @@ import type { IndexHome } from "../docs/indexes.ts";
 import { indexedBefore, packageIndex } from "./index_project.ts";
 import { type NetworkPolicy, resolveDns } from "./net_policy.ts";
 import type { InstalledPackage } from "./npm.ts";
-import { fetchDue, fetchPublished, type PublishedState, publishedState } from "./published_docs.ts";
+import {
+  fetchDue,
+  fetchPublished,
+  type PublishedState,
+  publishedState,
+  recordAttempt,
+} from "./published_docs.ts";
 
 export interface BuildRequest {
   home: IndexHome;
   packages: InstalledPackage[];
   /** When fetching is on: the round's packages, of which those thin and due get their published docs. */
-  fetch?: { packages: InstalledPackage[]; policy: NetworkPolicy; at: number };
+  fetch?: { packages: InstalledPackage[]; policy: NetworkPolicy };
 }
 
 export type BuildReply =
@@ -35,24 +41,37 @@ const scope = globalThis as unknown as {
   postMessage(reply: BuildReply): void;
 };
 
+/**
+ * The worker's clock. A worker is an edge of its own, as processContext is the process's: a fetch's date and a
+ * failure's time are when they happened, not when the round began (a round may take 90 s a thin package).
+ */
+const now = () => Date.now();
+
 /** The published docs of the packages that are thin and due, one at a time (each within its own budget). */
 async function fetchAll(home: IndexHome, fetch: NonNullable<BuildRequest["fetch"]>): Promise<void> {
   for (const pkg of fetch.packages) {
     try {
       const words = indexedBefore(home, pkg)?.words;
-      if (words === undefined || !fetchDue(words, publishedState(home, pkg), fetch.at)) continue;
+      if (words === undefined || !fetchDue(words, publishedState(home, pkg), now())) continue;
       scope.postMessage({ pkg, fetching: true });
       const published = await fetchPublished(home, pkg, {
         fetch: globalThis.fetch,
         policy: fetch.policy,
         resolve: resolveDns,
-        now: () => fetch.at,
+        now,
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       });
       scope.postMessage({ pkg, published });
     } catch (error) {
-      // What fetchPublished does not record itself (an index it could not write) is this package's failure.
-      scope.postMessage({ pkg, published: { failed: messageOf(error), at: fetch.at } });
+      // What fetchPublished does not record itself (an index it could not write) is this package's failure,
+      // recorded so that it is asked again after the retry delay, not at the next look.
+      const failed: PublishedState = { failed: messageOf(error), at: now() };
+      try {
+        recordAttempt(home, pkg, failed);
+      } catch {
+        // Not recorded: asked again at the next look.
+      }
+      scope.postMessage({ pkg, published: failed });
     }
   }
 }
