@@ -32,6 +32,7 @@ import {
   pypiSources,
   repositoryUrl,
   tagCandidates,
+  tagPath,
 } from "../lib/project/published_source.ts";
 import {
   ARCHIVE_LIMITS,
@@ -172,6 +173,9 @@ Deno.test("tagCandidates and archiveUrl: the tags a version is published under, 
     archiveUrl(repositoryUrl("github:babel/babel")!, "@babel/core@7.26.0").href,
     "https://github.com/babel/babel/archive/refs/tags/%40babel/core%407.26.0.tar.gz",
   );
+  // The source links of a file read from a tag keep the tag's slashes too.
+  assertEquals(tagPath("sdk/azcore/v1.1.0"), "sdk/azcore/v1.1.0");
+  assertEquals(tagPath("@babel/core@7.26.0"), "%40babel/core%407.26.0");
 });
 
 Deno.test("the network policy: the product asks https of public hosts only; a name resolving inward is refused", async () => {

@@ -24,7 +24,7 @@ import { packageId, packageIndexName } from "./index_names.ts";
 import { guardedFetch, type NetworkPolicy, refusal, RefusedUrlError, type Resolve } from "./net_policy.ts";
 import type { InstalledPackage } from "./npm.ts";
 import { packageWriter, wordCount } from "./package_docs.ts";
-import { archiveUrl, publishedSources, type Repository, tagCandidates } from "./published_source.ts";
+import { archiveUrl, publishedSources, type Repository, tagCandidates, tagPath } from "./published_source.ts";
 import { ArchiveError, type ArchiveFile, fetchArchive } from "./tag_archive.ts";
 
 /**
@@ -284,7 +284,7 @@ function writeTag(
   at: number,
 ): { published: Published; sources: string[] } | undefined {
   const sources = files.map((file) =>
-    new URL(`${repository.web.href}/blob/${encodeURIComponent(tag)}/${file.path}`).href
+    new URL(`${repository.web.href}/blob/${tagPath(tag)}/${file.path}`).href
   );
   for (const source of sources) index.remove(source);
   const writer = packageWriter(index);

@@ -198,7 +198,8 @@ export function tagCandidates(
 }
 
 /** A tag's source archive, as GitHub (and Gitea, Forgejo) serve it. */
+/** A tag in a URL's path: each of its segments escaped, its slashes kept (a Go module's `sdk/azcore/v1.1.0`). */
+export const tagPath = (tag: string): string => tag.split("/").map(encodeURIComponent).join("/");
+
 export const archiveUrl = (repository: Repository, tag: string): URL =>
-  new URL(
-    `${repository.web.href}/archive/refs/tags/${tag.split("/").map(encodeURIComponent).join("/")}.tar.gz`,
-  );
+  new URL(`${repository.web.href}/archive/refs/tags/${tagPath(tag)}.tar.gz`);
