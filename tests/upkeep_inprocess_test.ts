@@ -217,7 +217,7 @@ Deno.test("upkeep: a thin package gets its published docs, from its repository's
     ]);
     match(
       log.join("\n"),
-      /widget 1\.2\.0: published docs fetched: widget 1\.2\.0 \(repository tag v1\.2\.0\)/,
+      /widget 1\.2\.0: published docs: widget 1\.2\.0 \(repository tag v1\.2\.0\) \(\d+ words, http:\/\/127\.0\.0\.1:\d+\/o\/r\/archive\/refs\/tags\/v1\.2\.0\.tar\.gz\)/,
     );
   } finally {
     await upkeep.stop();

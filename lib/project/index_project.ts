@@ -32,12 +32,12 @@ import type { PublishedFact } from "../doctor/checks.ts";
 import { commandConfig } from "../config/resolve.ts";
 import { resolveDns } from "./net_policy.ts";
 import {
+  describePublished,
   type FetchDeps,
   fetchDue,
   fetchPublished,
   type PublishedState,
   publishedState,
-  readFrom,
 } from "./published_docs.ts";
 
 /** The prefixes of the index names this command gives, which mark the config entries it manages. */
@@ -131,20 +131,6 @@ export function packageEntry(
       ? `${fetched.published.label}, the version installed in this project`
       : `${fetched.published.label}; ${pkg.name} ${pkg.version} is installed in this project`,
   };
-}
-
-/** What `index add --project` says of a package's published docs, after its installed copy's words. */
-function publishedLine(state: PublishedState | undefined): string {
-  if (state === undefined) return "";
-  if ("published" in state) {
-    const { label, words, kind } = state.published;
-    return `; published docs: ${label} (${count(words, "word")}, ${kind === "repository" ? "" : `${kind} `}${
-      readFrom(state.published)
-    })`;
-  }
-  return "failed" in state
-    ? `; published docs not fetched: ${state.failed} (asked again in an hour)`
-    : `; no published docs: ${state.none}`;
 }
 
 /** The project's own config layer, not committed, which lists its packages' indexes. */
@@ -269,7 +255,7 @@ export async function addProject(
       lines.push(
         `  ${pkg.name} ${pkg.version}: ${count(index.words, "word")}${
           index.reused ? " (indexed before)" : ""
-        }${publishedLine(published)}`,
+        }${published === undefined ? "" : `; ${describePublished(published)}`}`,
       );
     }
   } finally {

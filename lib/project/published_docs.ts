@@ -12,6 +12,7 @@
  * dead host costs one package its budget, not the upkeep its progress. A network failure is recorded and
  * asked again after RETRY_MS; a package that publishes nothing readable is not asked again at that version.
  */
+import { count } from "../cli/io.ts";
 import { type CrawlOptions, DEFAULT_CRAWL } from "../docs/crawl.ts";
 import { deleteIndexFiles, indexFile, type IndexHome } from "../docs/indexes.ts";
 import { readSite } from "../docs/site.ts";
@@ -81,6 +82,19 @@ export interface Published {
 /** Where the published docs were read: the site's address, and the tag's archive read beside it. */
 export const readFrom = (published: Pick<Published, "url" | "repository">): string =>
   published.repository === undefined ? published.url : `${published.url} and ${published.repository}`;
+
+/** What was found of a package's published docs, in a line of `index add --project` or of the upkeep's log. */
+export function describePublished(state: PublishedState): string {
+  if ("published" in state) {
+    const { label, words, kind } = state.published;
+    return `published docs: ${label} (${count(words, "word")}, ${kind === "repository" ? "" : `${kind} `}${
+      readFrom(state.published)
+    })`;
+  }
+  return "failed" in state
+    ? `published docs not fetched: ${state.failed} (asked again in an hour)`
+    : `no published docs: ${state.none}`;
+}
 
 /** A package's published docs as far as they were looked for. */
 export type PublishedState =

@@ -23,7 +23,7 @@ import { applySettings, planSettings } from "../install/json_file.ts";
 import { programWorker } from "../program.ts";
 import { tryBuildLock } from "./build_lock.ts";
 import { indexedBefore, localConfigPath, packageEntry, PREFIXES } from "./index_project.ts";
-import { fetchDue, publishedState, readFrom } from "./published_docs.ts";
+import { describePublished, fetchDue, publishedState } from "./published_docs.ts";
 import { DEFAULT_DEPENDENCY_DOCS, type DependencyDocsConfig } from "../config/types.ts";
 import {
   type Clock,
@@ -443,15 +443,7 @@ function keepUp(
               config.write(entries);
             }
             if ("published" in published) record.fetched = (record.fetched ?? 0) + 1;
-            log(
-              `dependency docs of ${project}: ${pkg.name} ${pkg.version}: ${
-                "published" in published
-                  ? `published docs fetched: ${published.published.label} (${readFrom(published.published)})`
-                  : "failed" in published
-                  ? `published docs not fetched: ${published.failed}`
-                  : `no published docs: ${published.none}`
-              }`,
-            );
+            log(`dependency docs of ${project}: ${pkg.name} ${pkg.version}: ${describePublished(published)}`);
           } else if ("error" in reply) {
             failures.push(`${pkg.name} ${pkg.version}: ${reply.error}`);
             log(`dependency docs of ${project}: ${pkg.name} ${pkg.version} not indexed: ${reply.error}`);
