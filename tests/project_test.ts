@@ -8,7 +8,8 @@ import { withPackageEntries } from "../lib/docs/config_entry.ts";
 import { declarationsMarkdown } from "../lib/project/dts.ts";
 import { denoDependencies, denoDir } from "../lib/project/deno.ts";
 import { npmDependencies } from "../lib/project/npm.ts";
-import { changedLockfile, recordLockfile } from "../lib/project/stamp.ts";
+import { installedDependencies } from "../lib/project/index_project.ts";
+import { changedLockfile, indexedFrom, recordLockfiles } from "../lib/project/stamp.ts";
 import { withDir } from "./helpers.ts";
 
 Deno.test("declarationsMarkdown: each commented declaration as a section with its comment and first line", () => {
@@ -162,22 +163,70 @@ Deno.test("withPackageEntries: the project's package entries replaced as a set, 
   }]);
 });
 
-Deno.test("recordLockfile and changedLockfile: nothing said until recorded, then only when the lockfile changes or goes", async () => {
+Deno.test("recordLockfiles and changedLockfile: nothing said until recorded, then only when a lockfile changes or goes", async () => {
   await withDir(async (dir) => {
     const lock = `${dir}/app/package-lock.json`;
     await Deno.mkdir(`${dir}/app`);
     await Deno.writeTextFile(lock, '{"lockfileVersion":3}');
     const state = `${dir}/state`;
     assertEquals(changedLockfile("linux", state, `${dir}/app`), undefined);
-    recordLockfile("linux", state, `${dir}/app`, lock);
+    recordLockfiles("linux", state, `${dir}/app`, [lock]);
     assertEquals(changedLockfile("linux", state, `${dir}/app`), undefined);
     assertEquals(changedLockfile("linux", state, `${dir}/other`), undefined);
     await Deno.writeTextFile(lock, '{"lockfileVersion":3,"packages":{}}');
     assertEquals(changedLockfile("linux", state, `${dir}/app`), lock);
-    recordLockfile("linux", state, `${dir}/app`, lock);
+    recordLockfiles("linux", state, `${dir}/app`, [lock]);
     assertEquals(changedLockfile("linux", state, `${dir}/app`), undefined);
     await Deno.remove(lock);
     assertEquals(changedLockfile("linux", state, `${dir}/app`), lock);
+  });
+});
+
+Deno.test("a project with npm and Go keeps both lockfiles' stamps: a go.sum change is seen beside an unchanged package-lock.json", async () => {
+  await withDir(async (dir) => {
+    const npmLock = `${dir}/app/package-lock.json`;
+    const goSum = `${dir}/app/go.sum`;
+    await Deno.mkdir(`${dir}/app`);
+    await Deno.writeTextFile(npmLock, '{"lockfileVersion":3}');
+    await Deno.writeTextFile(goSum, "github.com/google/uuid v1.3.0 h1:x\n");
+    const state = `${dir}/state`;
+    ok(!indexedFrom("linux", state, `${dir}/app`, [npmLock, goSum]), "never indexed");
+    recordLockfiles("linux", state, `${dir}/app`, [npmLock, goSum]);
+    ok(indexedFrom("linux", state, `${dir}/app`, [npmLock, goSum]));
+    // Not what the docs were built from: one lockfile of the two, or a third.
+    ok(!indexedFrom("linux", state, `${dir}/app`, [npmLock]));
+    ok(!indexedFrom("linux", state, `${dir}/app`, [npmLock, goSum, `${dir}/app/Cargo.lock`]));
+    await Deno.writeTextFile(goSum, "github.com/google/uuid v1.6.0 h1:y\n");
+    assertEquals(changedLockfile("linux", state, `${dir}/app`), goSum);
+    ok(!indexedFrom("linux", state, `${dir}/app`, [npmLock, goSum]));
+    // A stamp written by the version that kept one lockfile a project is still read.
+    const [file] = [...Deno.readDirSync(`${state}/projects`)];
+    const info = Deno.statSync(npmLock);
+    Deno.writeTextFileSync(
+      `${state}/projects/${file.name}`,
+      JSON.stringify({
+        project: `${dir}/app`,
+        lockfile: npmLock,
+        size: info.size,
+        mtime: info.mtime!.getTime(),
+      }),
+    );
+    ok(indexedFrom("linux", state, `${dir}/app`, [npmLock]));
+    assertEquals(changedLockfile("linux", state, `${dir}/app`), undefined);
+  });
+});
+
+Deno.test("installedDependencies: a project with npm and Go names both lockfiles, npm's first", async () => {
+  await withDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/package.json`, "{}");
+    await Deno.writeTextFile(`${dir}/package-lock.json`, "{}");
+    await Deno.writeTextFile(`${dir}/go.mod`, "module example.com/app\n\ngo 1.21\n");
+    await Deno.writeTextFile(`${dir}/go.sum`, "");
+    const { dependencies } = installedDependencies(dir, (name) => name === "HOME" ? dir : undefined, "linux");
+    assertEquals([dependencies?.lockfile, dependencies?.lockfiles], [
+      `${dir}/package-lock.json`,
+      [`${dir}/package-lock.json`, `${dir}/go.sum`],
+    ]);
   });
 });
 

@@ -83,7 +83,7 @@ Deno.test("upkeep: builds what is missing, lists each ready package in the local
       [["alpha", "npm-alpha-1.0.0"], ["beta", "npm-beta-2.0.0"]],
     );
     ok(await exists(`${m.state}/indexes/npm-beta-2.0.0.db`));
-    ok(indexedFrom(context.os, m.state, m.project, `${m.project}/package-lock.json`));
+    ok(indexedFrom(context.os, m.state, m.project, [`${m.project}/package-lock.json`]));
     assertEquals(log.filter((line) => / indexed \(/.test(line)).length, 2, log.join("\n"));
 
     // An upgrade of alpha: beta's index was built before at its version and is not built again.

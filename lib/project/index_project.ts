@@ -14,10 +14,10 @@ import { DocsIndex } from "../docs/store.ts";
 import { isFile } from "../files.ts";
 import { type Env, join, type OS, resolvePath } from "../paths.ts";
 import { buildLock } from "./build_lock.ts";
-import { recordLockfile } from "./stamp.ts";
+import { recordLockfiles } from "./stamp.ts";
 import { packageKeywords } from "./keywords.ts";
 import { denoDependencies } from "./deno.ts";
-import { type InstalledPackage, npmDependencies, type ProjectDependencies } from "./npm.ts";
+import { type InstalledPackage, lockfilesOf, npmDependencies, type ProjectDependencies } from "./npm.ts";
 import { indexPackage } from "./package_docs.ts";
 import { pythonDependencies } from "./python.ts";
 import { packageId, packageIndexName } from "./index_names.ts";
@@ -152,11 +152,11 @@ function merged(found: (ProjectDependencies | undefined)[]): ProjectDependencies
   const installed = new Set([...packages.values()].map((pkg) => pkg.name));
   const missing = [...new Set(present.flatMap((dependencies) => dependencies.missing))]
     .filter((name) => !installed.has(name));
-  const lockfile = present.find((dependencies) => dependencies.lockfile !== undefined)?.lockfile;
+  const lockfiles = [...new Set(present.flatMap(lockfilesOf))];
   return {
     packages: [...packages.values()].sort((a, b) => a.name < b.name ? -1 : 1),
     missing,
-    ...lockfile === undefined ? {} : { lockfile },
+    ...lockfiles.length === 0 ? {} : { lockfile: lockfiles[0], lockfiles },
   };
 }
 
@@ -286,8 +286,8 @@ export async function addProject(
     );
   }
   // What the docs were indexed from: a SessionStart after the next install sees that it changed.
-  if (dependencies.lockfile !== undefined && context.stateDir !== undefined) {
-    recordLockfile(os, context.stateDir, project, dependencies.lockfile);
+  if (context.stateDir !== undefined) {
+    recordLockfiles(os, context.stateDir, project, lockfilesOf(dependencies));
   }
   if (noPython !== undefined) printError(`docsearch-hook index: ${noPython.problem}; ${noPython.hint}`);
   else if (dependencies.missing.length > 0) {

@@ -30,7 +30,13 @@ export interface ProjectDependencies {
   missing: string[];
   /** The lockfile in use, if there is one. */
   lockfile?: string;
+  /** Of a project with several ecosystems, every one's lockfile (`lockfile` is the first). */
+  lockfiles?: string[];
 }
+
+/** Every lockfile the dependencies were read with. */
+export const lockfilesOf = (dependencies: ProjectDependencies): string[] =>
+  dependencies.lockfiles ?? (dependencies.lockfile === undefined ? [] : [dependencies.lockfile]);
 
 /** The lockfiles of npm, pnpm, yarn and bun, in the order a project that has several most likely uses them. */
 export const LOCKFILES = [

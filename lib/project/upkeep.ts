@@ -4,7 +4,7 @@
  * folder, and it lives as long as the session, where a hook event lasts milliseconds and must not wait.
  *
  * Every few seconds it stats what an install changes (install_state.ts). When the installed dependencies are
- * not what their docs were last built from (the lockfile's stamp, stamp.ts), it waits for the install to be
+ * not what their docs were last built from (the lockfiles' stamp, stamp.ts), it waits for the install to be
  * done, takes the machine's build lock (build_lock.ts), and builds the indexes that are missing in a worker
  * thread (upkeep_worker.ts), so that the server answers `search` throughout; an index built before, for any
  * project, at that package@version costs nothing. Each package is listed in the project's local config layer
@@ -33,8 +33,8 @@ import {
   type SettleTiming,
   unchangedSince,
 } from "./install_state.ts";
-import type { InstalledPackage } from "./npm.ts";
-import { indexedFrom, recordLockfile } from "./stamp.ts";
+import { type InstalledPackage, lockfilesOf } from "./npm.ts";
+import { indexedFrom, recordLockfiles } from "./stamp.ts";
 import {
   duration,
   HEARTBEAT_MS,
@@ -182,8 +182,7 @@ function keepUp(
 
   const needed = (state: InstallState) =>
     state.key !== tried &&
-    !(state.dependencies.lockfile !== undefined &&
-      indexedFrom(os, stateDir, project, state.dependencies.lockfile));
+    !indexedFrom(os, stateDir, project, lockfilesOf(state.dependencies));
 
   async function switches(): Promise<DependencyDocsConfig> {
     try {
@@ -392,7 +391,7 @@ function keepUp(
     save: (fields?: Partial<UpkeepProgress>) => void,
     again: boolean,
   ): Promise<void> {
-    const { packages, missing, lockfile } = state.dependencies;
+    const { packages, missing } = state.dependencies;
     tried = state.key;
     fetchChecked = now();
     save({ phase: "building", waitingFor: undefined, total: packages.length, missing: missing.length });
@@ -466,8 +465,8 @@ function keepUp(
       if (unwritten !== undefined) failures.push(unwritten);
     }
     // The stamp says what the docs were built from: not recorded over an install that came meanwhile.
-    if (failures.length === 0 && lockfile !== undefined && look()?.key === state.key) {
-      recordLockfile(os, stateDir, project, lockfile);
+    if (failures.length === 0 && look()?.key === state.key) {
+      recordLockfiles(os, stateDir, project, lockfilesOf(state.dependencies));
     }
     save({
       phase: failures.length > 0 ? "failed" : "done",
