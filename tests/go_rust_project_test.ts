@@ -5,7 +5,14 @@
  * tests/e2e/go_rust_project_test.ts.
  */
 import { deepStrictEqual as assertEquals, match, ok, throws } from "node:assert/strict";
-import { escapeModulePath, goDependencies, goModCache, goModTokens, parseGoMod } from "../lib/project/go.ts";
+import {
+  compareGoVersions,
+  escapeModulePath,
+  goDependencies,
+  goModCache,
+  goModTokens,
+  parseGoMod,
+} from "../lib/project/go.ts";
 import { cargoHome, lockedVersions, manifestCrates, rustDependencies } from "../lib/project/cargo.ts";
 import { installedVersions } from "../lib/project/debian.ts";
 import { indexGoModule } from "../lib/project/go_docs.ts";
@@ -62,6 +69,63 @@ exclude github.com/a/b v1.0.0
   assertEquals(goModTokens('"example.com/a//b" v1.0.0 // note'), {
     tokens: ["example.com/a//b", "v1.0.0"],
     comment: "note",
+  });
+});
+
+Deno.test("go.work: its use folders and replacements; Go's order of versions", () => {
+  const work = parseGoMod(`go 1.22
+
+use (
+	./api
+	./worker // the jobs
+)
+use ./tools
+replace github.com/a/b => github.com/fork/b v1.2.4
+`);
+  assertEquals([work.module, work.use, work.replace.length], [
+    undefined,
+    ["./api", "./worker", "./tools"],
+    1,
+  ]);
+  assertEquals(parseGoMod("module example.com/app // the app\n").module, "example.com/app");
+  const sorted = ["v1.10.0", "v1.9.0", "v1.9.0-rc.1", "v2.0.0", "v1.9.1", "v1.9.0-beta"]
+    .sort(compareGoVersions);
+  assertEquals(sorted, ["v1.9.0-beta", "v1.9.0-rc.1", "v1.9.0", "v1.9.1", "v1.10.0", "v2.0.0"]);
+});
+
+Deno.test("goDependencies in a workspace: each used module's requirements at the highest version required, its own modules and folders outside it left out", async () => {
+  await withDir(async (dir) => {
+    const cache = `${dir}/gomod`;
+    const project = `${dir}/app`;
+    await write(`${project}/go.work`, "go 1.22\n\nuse (\n\t./api\n\t./worker\n\t../elsewhere\n\t/etc\n)\n");
+    await write(`${project}/go.work.sum`, "");
+    await write(
+      `${project}/api/go.mod`,
+      "module example.com/app/api\nrequire (\n\tgithub.com/google/uuid v1.3.0\n\texample.com/app/worker v0.0.0\n)\n",
+    );
+    await write(`${project}/api/go.sum`, "");
+    await write(
+      `${project}/worker/go.mod`,
+      "module example.com/app/worker\nrequire github.com/google/uuid v1.6.0\nrequire github.com/pkg/errors v0.9.1\n",
+    );
+    await write(
+      `${dir}/elsewhere/go.mod`,
+      "module example.com/elsewhere\nrequire github.com/never/read v1.0.0\n",
+    );
+    await write(`${cache}/github.com/google/uuid@v1.6.0/go.mod`, "module github.com/google/uuid\n");
+    await write(`${cache}/github.com/pkg/errors@v0.9.1/go.mod`, "module github.com/pkg/errors\n");
+    const found = goDependencies(project, envOf({ GOMODCACHE: cache, HOME: dir }), os)!;
+    assertEquals(found.packages.map((p) => [p.name, p.version]), [
+      ["github.com/google/uuid", "v1.6.0"],
+      ["github.com/pkg/errors", "v0.9.1"],
+    ]);
+    assertEquals(found.missing, []);
+    // go.work.sum, then each module's go.sum (else its go.mod): a change of any one is seen.
+    assertEquals(found.lockfiles, [
+      `${project}/go.work.sum`,
+      `${project}/api/go.sum`,
+      `${project}/worker/go.mod`,
+    ]);
   });
 });
 

@@ -2,7 +2,8 @@
  * A Go project's direct dependencies as the go command downloaded them: the modules its `go.mod` requires,
  * not those marked `// indirect`, each after the `replace` that points it at another module version, found in
  * the module cache at that version. Since Go 1.17 go.mod holds the version the build selects for every module
- * it needs, so it is the pin; go.sum, rewritten whenever one changes, is the stamp. Where the cache lacks a
+ * it needs, so it is the pin; go.sum, rewritten whenever one changes, is the stamp. A workspace (go.work) is
+ * its modules' requirements together. Where the cache lacks a
  * module, Debian's packaged source (`/usr/share/gocode/src/<path>`, a golang-*-dev package) is read instead,
  * labelled with the package's version. Nothing is run: the cache is found by the variables `go env` reads.
  */
@@ -34,8 +35,12 @@ export interface GoReplacement {
 }
 
 export interface GoMod {
+  /** The module's own path (`module` directive); absent in a go.work. */
+  module?: string;
   require: GoRequirement[];
   replace: GoReplacement[];
+  /** A go.work's `use` directives: the folders of the workspace's modules. */
+  use: string[];
 }
 
 /**
@@ -81,9 +86,12 @@ const isIndirect = (comment: string) => comment === "indirect" || comment.starts
 /** A replacement's target that is a folder: Go takes a path starting with `./`, `../` or `/` (or a drive) as one. */
 const isFolder = (target: string) => /^(\.{1,2}[\\/]|[\\/]|[A-Za-z]:[\\/])/.test(target) || target === ".";
 
-/** The `require` and `replace` directives of a go.mod, one-line or in `( … )` blocks; the rest is skipped. */
+/**
+ * The `module`, `require` and `replace` directives of a go.mod, and the `use` and `replace` of a go.work (the
+ * same syntax), one-line or in `( … )` blocks; the rest is skipped.
+ */
 export function parseGoMod(text: string): GoMod {
-  const mod: GoMod = { require: [], replace: [] };
+  const mod: GoMod = { require: [], replace: [], use: [] };
   let block: string | undefined;
   for (const line of text.split(/\r?\n/)) {
     const { tokens, comment } = goModTokens(line);
@@ -101,7 +109,11 @@ export function parseGoMod(text: string): GoMod {
         continue;
       }
     }
-    if (verb === "require" && args.length === 2) {
+    if (verb === "module" && args.length === 1) {
+      mod.module = args[0];
+    } else if (verb === "use" && args.length === 1) {
+      mod.use.push(args[0]);
+    } else if (verb === "require" && args.length === 2) {
       mod.require.push({ path: args[0], version: args[1], indirect: isIndirect(comment) });
     } else if (verb === "replace") {
       const arrow = args.indexOf("=>");
@@ -151,11 +163,82 @@ function resolved(requirement: GoRequirement, replace: GoReplacement[]): GoRequi
   return { path: replacement.to, version: replacement.toVersion, indirect: false };
 }
 
-/** The project's direct Go dependencies in the module cache (or Debian's tree), or undefined when it has no go.mod. */
+/** Go's order of versions (semver): v1.10.0 after v1.9.0, a pre-release before its release. */
+export function compareGoVersions(a: string, b: string): number {
+  const parts = (version: string) => {
+    const [core, pre] = version.replace(/^v/, "").split(/-(.*)/s, 2);
+    return { numbers: core.split(/[.+]/).slice(0, 3).map(Number), pre };
+  };
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i++) {
+    const difference = (x.numbers[i] || 0) - (y.numbers[i] || 0);
+    if (difference !== 0) return difference;
+  }
+  if (x.pre === undefined || y.pre === undefined) {
+    return (x.pre === undefined ? 1 : 0) - (y.pre === undefined ? 1 : 0);
+  }
+  return x.pre < y.pre ? -1 : x.pre > y.pre ? 1 : 0;
+}
+
+/**
+ * A workspace's module folder, as go.work's `use` names it, when it lies inside the project (`.`, `./api`,
+ * `services/api`): a checkout's go.work does not send the reader elsewhere on the machine.
+ */
+const inside = (folder: string) =>
+  folder === "." || /^(\.\/)?[A-Za-z0-9_][\w.\/-]*$/.test(folder) && !folder.split("/").includes("..");
+
+/**
+ * The project's modules: those go.work's `use` names (the folders inside the project), else the project's own
+ * go.mod; each read, with the go.work's replacements, which win over theirs. Undefined without any.
+ */
+function workspace(
+  project: string,
+  os: OS,
+): { mods: GoMod[]; replace: GoReplacement[]; stamps: string[] } | undefined {
+  const read = (file: string) => readRegularTextCapped(join(os, project, file), MAX_MANIFEST_BYTES);
+  const work = read("go.work");
+  const used = work === undefined ? undefined : parseGoMod(work);
+  const folders = used === undefined
+    ? [""]
+    : used.use.map((folder) => folder.replace(/\/+$/, "")).filter(inside)
+      .map((folder) => folder.replace(/^\.(\/|$)/, ""));
+  const mods: GoMod[] = [];
+  const stamps: string[] = [];
+  for (const folder of folders) {
+    const text = read(join(os, folder, "go.mod"));
+    if (text === undefined) continue;
+    mods.push(parseGoMod(text));
+    // go.sum, rewritten whenever a requirement changes, is the stamp; else go.mod itself.
+    const stamp = ["go.sum", "go.mod"].map((file) => join(os, project, folder, file)).find(isFile);
+    if (stamp !== undefined) stamps.push(stamp);
+  }
+  if (mods.length === 0) return undefined;
+  const workSum = ["go.work.sum", "go.work"].map((file) => join(os, project, file)).find(isFile);
+  return {
+    mods,
+    replace: [...used?.replace ?? [], ...mods.flatMap((mod) => mod.replace)],
+    stamps: used === undefined || workSum === undefined ? stamps : [workSum, ...stamps],
+  };
+}
+
+/**
+ * The project's direct Go dependencies in the module cache (or Debian's tree), or undefined when it has no
+ * go.mod. In a workspace (go.work), those of each of its modules, the workspace's own modules left out, each
+ * module at the highest version any of them requires, as Go's minimal version selection takes it.
+ */
 export function goDependencies(project: string, env: Env, os: OS): ProjectDependencies | undefined {
-  const text = readRegularTextCapped(join(os, project, "go.mod"), MAX_MANIFEST_BYTES);
-  if (text === undefined) return undefined;
-  const mod = parseGoMod(text);
+  const found = workspace(project, os);
+  if (found === undefined) return undefined;
+  const own = new Set(found.mods.map((mod) => mod.module));
+  const highest = new Map<string, GoRequirement>();
+  for (const required of found.mods.flatMap((mod) => mod.require)) {
+    if (required.indirect || own.has(required.path)) continue;
+    const before = highest.get(required.path);
+    if (before === undefined || compareGoVersions(required.version, before.version) > 0) {
+      highest.set(required.path, required);
+    }
+  }
+  const mod = { require: [...highest.values()], replace: found.replace };
   const cache = goModCache(env, os);
   const packages: InstalledPackage[] = [];
   const fromDebian: { module: GoRequirement; required: GoRequirement; dir: string }[] = [];
@@ -207,10 +290,10 @@ export function goDependencies(project: string, env: Env, os: OS): ProjectDepend
       origin: `${where}, ${asked}${replaced}`,
     });
   }
-  const lockfile = ["go.sum", "go.mod"].map((file) => join(os, project, file)).find(isFile);
+  const [lockfile] = found.stamps;
   return {
     packages: packages.sort((a, b) => a.name < b.name ? -1 : 1),
     missing: missing.sort(),
-    ...lockfile === undefined ? {} : { lockfile },
+    ...lockfile === undefined ? {} : { lockfile, lockfiles: found.stamps },
   };
 }
