@@ -49,10 +49,10 @@ export const UNKNOWN_WEIGHT = 2;
 /**
  * Words this close stand together: about a sentence. A question whose neighbouring words never stand so close
  * anywhere in the docs asks about a combination they never discuss, however many of its words they use apart
- * ("generate random uuid" of npm's docs, which hold "random" in one passage and "uuid" in three, never together). On
- * the eval it let through 0.04 more of the other corpora's questions sent to npm's docs and 0.01 more sent
- * to Python's, and no fewer of their own were answered, on any of the three (`deno task eval`, 2026-11-27;
- * 3 and 10 words gave the same, next to each other fewer answers).
+ * ("generate random uuid" of npm's docs, which hold "random" in one passage and "uuid" in three, never
+ * together). On the eval it let through 0.04 more of the other corpora's questions sent to npm's docs and
+ * 0.01 more sent to Python's, and no fewer of their own were answered, on any of the three (`deno task eval`,
+ * 2026-11-27; 3 and 10 words gave the same, next to each other fewer answers).
  */
 export const NEAR_WORDS = 10;
 
