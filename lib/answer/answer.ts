@@ -5,8 +5,9 @@
  * the request is let through: a denial the local docs cannot back is a wasted turn.
  *
  * "Answers" is measured (`deno task eval`, the hook path): the best passage must hold at least
- * `ANSWER_COVERAGE` of the query's terms, a term no page holds counting twice (`UNKNOWN_WEIGHT`). The index is
- * opened by the caller; everything here reads it only.
+ * `ANSWER_COVERAGE` of the query's terms, and for a request matched by a keyword a term no page holds counts
+ * twice (`UNKNOWN_WEIGHT`) and the query's words must meet in the docs (`NEAR_WORDS`). The index is opened by
+ * the caller; everything here reads it only.
  */
 import { quoted, termExpressions, terms } from "../docs/query.ts";
 import { rankIndexes, type Result } from "../docs/search.ts";
