@@ -173,7 +173,7 @@ Deno.test("goDependencies: direct requirements at go.mod's versions in the modul
     ]);
     // Not downloaded (and not packaged by Debian either): named. A folder replacement is the project's own code.
     assertEquals(found.missing, ["github.com/not/downloaded"]);
-    assertEquals(found.lockfile, `${project}/go.sum`);
+    assertEquals(found.lockfiles, [`${project}/go.sum`]);
     assertEquals(goDependencies(`${dir}/none`, envOf({}), os), undefined);
   });
 });
@@ -280,7 +280,7 @@ Deno.test("rustDependencies: a workspace's members' crates at Cargo.lock's versi
     ]);
     // Not in the lockfile: named; the excluded member's dependencies are not the workspace's.
     assertEquals(found.missing, ["absent"]);
-    assertEquals(found.lockfile, `${project}/Cargo.lock`);
+    assertEquals(found.lockfiles, [`${project}/Cargo.lock`]);
     // A member's folder reads its own manifest, at the workspace's lockfile.
     const member = rustDependencies(`${project}/crates/core`, envOf({ CARGO_HOME: home }), os)!;
     assertEquals(member.packages.map((p) => p.name), ["itoa"]);

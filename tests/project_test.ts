@@ -115,7 +115,7 @@ Deno.test("npmDependencies: direct dependencies resolved to node_modules (pnpm's
     ]);
     match(found.packages[1].dir, /\.pnpm\/linked@2\.0\.1\/node_modules\/linked$/);
     assertEquals(found.missing, ["absent"]);
-    assertEquals(found.lockfile, `${dir}/pnpm-lock.yaml`);
+    assertEquals(found.lockfiles, [`${dir}/pnpm-lock.yaml`]);
     assertEquals(npmDependencies(`${dir}/node_modules`, "linux"), undefined);
   });
 });
@@ -216,17 +216,14 @@ Deno.test("a project with npm and Go keeps both lockfiles' stamps: a go.sum chan
   });
 });
 
-Deno.test("installedDependencies: a project with npm and Go names both lockfiles, npm's first", async () => {
+Deno.test("installedDependencies: a project with npm and Go names both lockfiles", async () => {
   await withDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/package.json`, "{}");
     await Deno.writeTextFile(`${dir}/package-lock.json`, "{}");
     await Deno.writeTextFile(`${dir}/go.mod`, "module example.com/app\n\ngo 1.21\n");
     await Deno.writeTextFile(`${dir}/go.sum`, "");
     const { dependencies } = installedDependencies(dir, (name) => name === "HOME" ? dir : undefined, "linux");
-    assertEquals([dependencies?.lockfile, dependencies?.lockfiles], [
-      `${dir}/package-lock.json`,
-      [`${dir}/package-lock.json`, `${dir}/go.sum`],
-    ]);
+    assertEquals(dependencies?.lockfiles, [`${dir}/package-lock.json`, `${dir}/go.sum`]);
   });
 });
 
@@ -280,7 +277,7 @@ Deno.test("denoDependencies: deno.json's npm: imports at the versions deno.lock 
     ]);
     assertEquals(found.packages[2].dir, `${cache}/npm/registry.npmjs.org/zod/4.6.7`);
     assertEquals(found.missing, ["left-pad"]);
-    assertEquals(found.lockfile, `${project}/deno.lock`);
+    assertEquals(found.lockfiles, [`${project}/deno.lock`]);
     assertEquals(
       denoDir((name) => ({ HOME: "/h" } as Record<string, string>)[name], "linux"),
       "/h/.cache/deno",

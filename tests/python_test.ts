@@ -332,9 +332,9 @@ Deno.test("a project's Python dependencies: installed ones at their versions, th
       dir: `${site}/Flask-3.1.3.dist-info`,
     }]);
     assertEquals(found?.missing, ["not-installed"]);
-    assertEquals(found?.lockfile, site);
+    assertEquals(found?.lockfiles, [site]);
     await write(`${project}/uv.lock`, "version = 1\n");
-    assertEquals(pythonDependencies(project, noEnv(), os)?.lockfile, `${project}/uv.lock`);
+    assertEquals(pythonDependencies(project, noEnv(), os)?.lockfiles, [`${project}/uv.lock`]);
     assertEquals(pythonDependencies(`${dir}/none`, noEnv(), os), undefined);
     // A manifest that is not TOML is the project's to fix: said, with where.
     await write(`${dir}/bad/pyproject.toml`, "[project\n");

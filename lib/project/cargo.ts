@@ -239,6 +239,6 @@ export function rustDependencies(project: string, env: Env, os: OS): ProjectDepe
   return {
     packages: packages.sort((a, b) => a.name < b.name ? -1 : 1),
     missing,
-    ...lock === undefined ? {} : { lockfile },
+    lockfiles: lock === undefined ? [] : [lockfile],
   };
 }

@@ -67,6 +67,6 @@ export function denoDependencies(project: string, env: Env, os: OS): ProjectDepe
   return {
     packages: [...packages.values()].sort((a, b) => a.name < b.name ? -1 : 1),
     missing: [...missing].sort(),
-    ...specifiers === undefined ? {} : { lockfile },
+    lockfiles: specifiers === undefined ? [] : [lockfile],
   };
 }

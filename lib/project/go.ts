@@ -290,10 +290,9 @@ export function goDependencies(project: string, env: Env, os: OS): ProjectDepend
       origin: `${where}, ${asked}${replaced}`,
     });
   }
-  const [lockfile] = found.stamps;
   return {
     packages: packages.sort((a, b) => a.name < b.name ? -1 : 1),
     missing: missing.sort(),
-    ...lockfile === undefined ? {} : { lockfile, lockfiles: found.stamps },
+    lockfiles: found.stamps,
   };
 }

@@ -17,7 +17,7 @@ import { buildLock } from "./build_lock.ts";
 import { recordLockfiles } from "./stamp.ts";
 import { packageKeywords } from "./keywords.ts";
 import { denoDependencies } from "./deno.ts";
-import { type InstalledPackage, lockfilesOf, npmDependencies, type ProjectDependencies } from "./npm.ts";
+import { type InstalledPackage, npmDependencies, type ProjectDependencies } from "./npm.ts";
 import { indexPackage } from "./package_docs.ts";
 import { pythonDependencies } from "./python.ts";
 import { packageId, packageIndexName } from "./index_names.ts";
@@ -152,11 +152,10 @@ function merged(found: (ProjectDependencies | undefined)[]): ProjectDependencies
   const installed = new Set([...packages.values()].map((pkg) => pkg.name));
   const missing = [...new Set(present.flatMap((dependencies) => dependencies.missing))]
     .filter((name) => !installed.has(name));
-  const lockfiles = [...new Set(present.flatMap(lockfilesOf))];
   return {
     packages: [...packages.values()].sort((a, b) => a.name < b.name ? -1 : 1),
     missing,
-    ...lockfiles.length === 0 ? {} : { lockfile: lockfiles[0], lockfiles },
+    lockfiles: [...new Set(present.flatMap((dependencies) => dependencies.lockfiles))],
   };
 }
 
@@ -287,7 +286,7 @@ export async function addProject(
   }
   // What the docs were indexed from: a SessionStart after the next install sees that it changed.
   if (context.stateDir !== undefined) {
-    recordLockfiles(os, context.stateDir, project, lockfilesOf(dependencies));
+    recordLockfiles(os, context.stateDir, project, dependencies.lockfiles);
   }
   if (noPython !== undefined) printError(`docsearch-hook index: ${noPython.problem}; ${noPython.hint}`);
   else if (dependencies.missing.length > 0) {

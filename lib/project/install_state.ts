@@ -7,7 +7,7 @@
 import type { Env, OS } from "../paths.ts";
 import { dirName } from "../paths.ts";
 import { installedDependencies } from "./index_project.ts";
-import { lockfilesOf, type ProjectDependencies } from "./npm.ts";
+import type { ProjectDependencies } from "./npm.ts";
 
 export interface InstallState {
   dependencies: ProjectDependencies;
@@ -35,7 +35,7 @@ export function installState(project: string, env: Env, os: OS): InstallState | 
   if (dependencies === undefined) return undefined;
   const dirs = dependencies.packages.map((pkg) => pkg.dir);
   const paths = [
-    ...new Set([...lockfilesOf(dependencies), ...dirs.map(dirName), ...dirs]),
+    ...new Set([...dependencies.lockfiles, ...dirs.map(dirName), ...dirs]),
   ];
   const stats = paths.map(stat);
   // The project's own folder changes when an install creates node_modules, .venv or the lockfile; and when any

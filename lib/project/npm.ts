@@ -28,15 +28,12 @@ export interface ProjectDependencies {
   packages: InstalledPackage[];
   /** Direct dependencies with no installed copy: the install has not been run, or failed for them. */
   missing: string[];
-  /** The lockfile in use, if there is one. */
-  lockfile?: string;
-  /** Of a project with several ecosystems, every one's lockfile (`lockfile` is the first). */
-  lockfiles?: string[];
+  /**
+   * The lockfiles in use, whose change means the dependencies changed: none, or one an ecosystem (a Go
+   * workspace's and its modules'); a project with several ecosystems has each one's.
+   */
+  lockfiles: string[];
 }
-
-/** Every lockfile the dependencies were read with. */
-export const lockfilesOf = (dependencies: ProjectDependencies): string[] =>
-  dependencies.lockfiles ?? (dependencies.lockfile === undefined ? [] : [dependencies.lockfile]);
 
 /** The lockfiles of npm, pnpm, yarn and bun, in the order a project that has several most likely uses them. */
 export const LOCKFILES = [
@@ -92,5 +89,5 @@ export function npmDependencies(project: string, os: OS): ProjectDependencies | 
     packages.push({ ecosystem: "npm", name, version: installed.version, dir: Deno.realPathSync(folder) });
   }
   const lockfile = LOCKFILES.map((file) => join(os, project, file)).find(isFile);
-  return { packages, missing, ...lockfile === undefined ? {} : { lockfile } };
+  return { packages, missing, lockfiles: lockfile === undefined ? [] : [lockfile] };
 }

@@ -338,7 +338,7 @@ export function pythonDependencies(
   return {
     packages: packages.sort((a, b) => a.name < b.name ? -1 : 1),
     missing: missing.sort(),
-    ...lockfile === undefined ? {} : { lockfile },
+    lockfiles: lockfile === undefined ? [] : [lockfile],
     ...environment === undefined ? {} : { environment },
   };
 }

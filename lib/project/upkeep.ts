@@ -33,7 +33,7 @@ import {
   type SettleTiming,
   unchangedSince,
 } from "./install_state.ts";
-import { type InstalledPackage, lockfilesOf } from "./npm.ts";
+import type { InstalledPackage } from "./npm.ts";
 import { indexedFrom, recordLockfiles } from "./stamp.ts";
 import {
   duration,
@@ -137,7 +137,7 @@ const CONFIG_EVERY_MS = 1000;
 
 /** The state of a project whose manifests went away mid-wait: nothing installed. */
 const NOTHING: InstallState = {
-  dependencies: { packages: [], missing: [] },
+  dependencies: { packages: [], missing: [], lockfiles: [] },
   key: "",
   newest: 0,
   watched: [],
@@ -182,7 +182,7 @@ function keepUp(
 
   const needed = (state: InstallState) =>
     state.key !== tried &&
-    !indexedFrom(os, stateDir, project, lockfilesOf(state.dependencies));
+    !indexedFrom(os, stateDir, project, state.dependencies.lockfiles);
 
   async function switches(): Promise<DependencyDocsConfig> {
     try {
@@ -466,7 +466,7 @@ function keepUp(
     }
     // The stamp says what the docs were built from: not recorded over an install that came meanwhile.
     if (failures.length === 0 && look()?.key === state.key) {
-      recordLockfiles(os, stateDir, project, lockfilesOf(state.dependencies));
+      recordLockfiles(os, stateDir, project, state.dependencies.lockfiles);
     }
     save({
       phase: failures.length > 0 ? "failed" : "done",
