@@ -21,6 +21,7 @@ import {
   fetchDue,
   fetchPublished,
   publishedIndexName,
+  type PublishedState,
   publishedState,
   RETRY_MS,
 } from "../lib/project/published_docs.ts";
@@ -251,12 +252,6 @@ function installed(
   return pkg;
 }
 
-/** The installed copy's index, built as the upkeep or `index add --project` builds it first. */
-function indexInstalled(context: CommandContext, pkg: InstalledPackage): void {
-  Deno.mkdirSync(`${context.stateDir}/indexes`, { recursive: true });
-  packageIndex(context, pkg);
-}
-
 const deps = (policy: NetworkPolicy = TESTS): FetchDeps => ({
   fetch,
   policy,
@@ -264,6 +259,17 @@ const deps = (policy: NetworkPolicy = TESTS): FetchDeps => ({
   now: () => NOW,
   sleep: () => Promise.resolve(),
 });
+
+/** The package's published docs fetched as the upkeep does, after it built the installed copy's index. */
+function fetchedAfterIndexing(
+  context: CommandContext,
+  pkg: InstalledPackage,
+  policy?: NetworkPolicy,
+): Promise<PublishedState> {
+  Deno.mkdirSync(`${context.stateDir}/indexes`, { recursive: true });
+  packageIndex(context, pkg);
+  return fetchPublished(context, pkg, deps(policy));
+}
 
 function documentsOf(file: string): string[] {
   const index = DocsIndex.open(file);
@@ -282,8 +288,7 @@ Deno.test("fetchPublished: the repository at the installed version's tag, its RE
     repository: { type: "git", url: `git+${server.origin}/o/r.git` },
     homepage: `${server.origin}/home/`,
   });
-  indexInstalled(context, pkg);
-  const state = await fetchPublished(context, pkg, deps());
+  const state = await fetchedAfterIndexing(context, pkg);
   ok("published" in state, JSON.stringify(state));
   assertEquals(
     [state.published.kind, state.published.label, state.published.url, state.index],
@@ -319,8 +324,7 @@ Deno.test("fetchPublished: no tag of the version falls through to the homepage's
     repository: `${server.origin}/o/r`,
     homepage: `${server.origin}/home/`,
   });
-  indexInstalled(context, pkg);
-  const state = await fetchPublished(context, pkg, deps());
+  const state = await fetchedAfterIndexing(context, pkg);
   ok("published" in state, JSON.stringify(state));
   const host = new URL(server.origin).host;
   assertEquals(
@@ -344,8 +348,7 @@ Deno.test("fetchPublished: a tag that holds little is read with the homepage's d
     repository: `${server.origin}/o/thin`,
     homepage: `${server.origin}/home/`,
   });
-  indexInstalled(context, pkg);
-  const state = await fetchPublished(context, pkg, deps());
+  const state = await fetchedAfterIndexing(context, pkg);
   ok("published" in state, JSON.stringify(state));
   const host = new URL(server.origin).host;
   assertEquals(
@@ -371,8 +374,7 @@ Deno.test("fetchPublished: a site with no llms file is crawled, a few pages, and
   await using server = await site();
   const context = m.context();
   const pkg = installed(`${m.home}/nm/gadget`, "gadget", "3.1.0", { homepage: `${server.origin}/docs/` });
-  indexInstalled(context, pkg);
-  const state = await fetchPublished(context, pkg, deps());
+  const state = await fetchedAfterIndexing(context, pkg);
   ok("published" in state, JSON.stringify(state));
   assertEquals([state.published.kind, state.published.documents], ["crawl", 3]);
   match(state.published.label, /^gadget docs site \(127\.0\.0\.1:\d+\), as of 2026-11-21$/);
@@ -386,8 +388,7 @@ Deno.test("fetchPublished: in the product's policy a repository on a private add
     repository: `${server.origin}/o/r`,
     homepage: "https://10.0.0.1/docs/",
   });
-  indexInstalled(context, pkg);
-  const state = await fetchPublished(context, pkg, deps(PRODUCT_POLICY));
+  const state = await fetchedAfterIndexing(context, pkg, PRODUCT_POLICY);
   ok("none" in state, JSON.stringify(state));
   match(state.none, /http: is not https/);
   match(state.none, /10\.0\.0\.1 is not a public address/);
@@ -408,8 +409,7 @@ Deno.test("fetchPublished: a dead host is a failure, recorded and asked again on
   const pkg = installed(`${m.home}/nm/widget`, "widget", "1.2.0", {
     repository: `http://127.0.0.1:${port}/o/r`,
   });
-  indexInstalled(context, pkg);
-  const state = await fetchPublished(context, pkg, deps());
+  const state = await fetchedAfterIndexing(context, pkg);
   ok("failed" in state, JSON.stringify(state));
   assertEquals(fetchDue(40, publishedState(context, pkg), NOW + 1000), false);
   assertEquals(fetchDue(40, publishedState(context, pkg), NOW + RETRY_MS), true);
