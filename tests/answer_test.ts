@@ -14,6 +14,7 @@ import {
   coverage,
   fairShare,
   type Found,
+  holders,
   NEAR_WORDS,
   searchAnswer,
   UNKNOWN_WEIGHT,
@@ -95,12 +96,12 @@ function passageOf(index: DocsIndex, words: string): number {
     .passage;
 }
 
-Deno.test("DocsIndex: holds, passageText and page read a passage and a page as they were put", async () => {
+Deno.test("DocsIndex: holding, passageText and page read a passage and a page as they were put", async () => {
   await withIndex((index) => {
     const freeze = passageOf(index, "aggressive freezing");
-    ok(index.holds(freeze, quoted("freezing")));
-    ok(index.holds(freeze, quoted("freeze")), "stemmed as the search is");
-    ok(!index.holds(freeze, quoted("concurrently")));
+    ok(index.holding(quoted("freezing")).has(freeze));
+    ok(index.holding(quoted("freeze")).has(freeze), "stemmed as the search is");
+    ok(!index.holding(quoted("concurrently")).has(freeze));
     assertEquals(index.passageText(freeze), PAGES[0][2][1][1]);
     assertEquals(index.passageText(-1), "");
     assertEquals(index.page("https://docs.example/sql-vacuum.html"), {
@@ -115,27 +116,35 @@ Deno.test("coverage: the query's terms the passage holds, over all of them, a wo
   await withIndex((index) => {
     const concurrently = passageOf(index, "CONCURRENTLY the index");
     // "build", "index", "concurrently" are all in the passage (stemmed); "zebra" is in no page.
-    assertEquals(coverage(index, "build index concurrently", concurrently), {
+    assertEquals(coverage(holders(index, "build index concurrently"), concurrently), {
       held: 3,
       terms: 3,
       unknown: 0,
     });
-    assertEquals(coverage(index, "build index concurrently zebra", concurrently), {
+    assertEquals(coverage(holders(index, "build index concurrently zebra"), concurrently), {
       held: 3,
       terms: 4,
       unknown: 1,
     });
     // Both are words of another page.
-    assertEquals(coverage(index, "jsonb containment", concurrently), { held: 0, terms: 2, unknown: 0 });
+    assertEquals(coverage(holders(index, "jsonb containment"), concurrently), {
+      held: 0,
+      terms: 2,
+      unknown: 0,
+    });
     // The keyword that routed the request to these docs is no evidence either way.
-    assertEquals(coverage(index, "postgres index concurrently", concurrently, "postgres"), {
+    assertEquals(coverage(holders(index, "postgres index concurrently", "postgres"), concurrently), {
       held: 2,
       terms: 2,
       unknown: 0,
     });
     // A query of the keyword alone asks nothing of the docs.
-    assertEquals(coverage(index, "Postgres", concurrently, "postgres"), { held: 0, terms: 0, unknown: 0 });
-    assertEquals(coverage(index, "¿?", concurrently), { held: 0, terms: 0, unknown: 0 });
+    assertEquals(coverage(holders(index, "Postgres", "postgres"), concurrently), {
+      held: 0,
+      terms: 0,
+      unknown: 0,
+    });
+    assertEquals(coverage(holders(index, "¿?"), concurrently), { held: 0, terms: 0, unknown: 0 });
   });
 });
 
@@ -148,9 +157,9 @@ Deno.test("the gate: an answer when the best passage holds at least ANSWER_COVER
     // could do better, so the ranking is not even run.
     const thin = searchAnswer(index, "pg", search("vacuum kubernetes helm"), pg);
     assertEquals([thin.coverage, thin.results], [{ held: 1, terms: 3, unknown: 2 }, []]);
-    assertEquals(bestCoverage(index, "vacuum kubernetes helm"), { held: 1, terms: 3, unknown: 2 });
+    assertEquals(bestCoverage(holders(index, "vacuum kubernetes helm")), { held: 1, terms: 3, unknown: 2 });
     // The best any passage holds, whatever ranks first: here both words in one passage.
-    assertEquals(bestCoverage(index, "vacuum freeze"), { held: 2, terms: 2, unknown: 0 });
+    assertEquals(bestCoverage(holders(index, "vacuum freeze")), { held: 2, terms: 2, unknown: 0 });
     ok(!answers(thin));
     ok(!answers(searchAnswer(index, "pg", search("kubernetes helm"), pg)), "nothing found at all");
     // Two terms of three is enough; one of two, or two of four, is not.

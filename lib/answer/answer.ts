@@ -80,33 +80,24 @@ export interface Coverage {
   unknown: number;
 }
 
-/**
- * The query's terms (as the ranking forms them) that the passage holds, the words of `routing` (the keyword
- * the request matched its docs by) left out: they sent the request to these docs, and every page of them
- * holds them, so they say nothing of whether a page answers it.
- */
-export function coverage(index: DocsIndex, query: string, passage: number, routing = ""): Coverage {
-  const asked = askedTerms(index, query, routing);
-  return {
-    held: asked.filter((term) => index.holds(passage, term)).length,
-    terms: asked.length,
-    unknown: asked.filter((term) => index.passagesWith(term) === 0).length,
-  };
+/** The query's terms, and how many of them each passage that holds any holds. */
+export interface Holders {
+  terms: number;
+  /** The terms no passage holds. */
+  unknown: number;
+  /** By passage, the terms it holds. */
+  held: Map<number, number>;
 }
 
-/** The query's terms as the ranking forms them, the routing keyword's left out (see `coverage`). */
-function askedTerms(index: DocsIndex, query: string, routing: string): string[] {
+/**
+ * The query's terms as the ranking forms them, the words of `routing` (the keyword the request matched its
+ * docs by) left out: they sent the request to these docs, and every page of them holds them, so they say
+ * nothing of whether a page answers it; and the passages holding each.
+ */
+export function holders(index: DocsIndex, query: string, routing = ""): Holders {
   const routed = new Set(terms(routing).map(quoted));
-  return termExpressions(query, (word) => index.passagesWith(quoted(word)) > 0)
+  const asked = termExpressions(query, (word) => index.passagesWith(quoted(word)) > 0)
     .filter((term) => !routed.has(term));
-}
-
-/**
- * The most of the query's terms any one passage holds: when even that falls short of the gate, no ranking
- * can find an answer, and the ranking (most of an answer's cost on a large index) is skipped.
- */
-export function bestCoverage(index: DocsIndex, query: string, routing = ""): Coverage {
-  const asked = askedTerms(index, query, routing);
   const held = new Map<number, number>();
   let unknown = 0;
   for (const term of asked) {
@@ -114,8 +105,25 @@ export function bestCoverage(index: DocsIndex, query: string, routing = ""): Cov
     if (holding.size === 0) unknown++;
     for (const passage of holding) held.set(passage, (held.get(passage) ?? 0) + 1);
   }
-  return { held: Math.max(0, ...held.values()), terms: asked.length, unknown };
+  return { terms: asked.length, unknown, held };
 }
+
+/** The query's terms (see `holders`) that the passage holds. */
+export const coverage = ({ terms, unknown, held }: Holders, passage: number): Coverage => ({
+  held: held.get(passage) ?? 0,
+  terms,
+  unknown,
+});
+
+/**
+ * The most of the query's terms any one passage holds: when even that falls short of the gate, no ranking
+ * can find an answer, and the ranking (most of an answer's cost on a large index) is skipped.
+ */
+export const bestCoverage = ({ terms, unknown, held }: Holders): Coverage => ({
+  held: Math.max(0, ...held.values()),
+  terms,
+  unknown,
+});
 
 /** The local search's best pages for a request and how well the best one covers it. */
 export interface Found {
@@ -158,19 +166,19 @@ export function searchAnswer(index: DocsIndex, name: string, request: WebRequest
   const query = answerQuery(request);
   const strict = match.reason.kind === "keyword";
   const routing = match.reason.kind === "keyword" ? match.reason.keyword : "";
-  const best = bestCoverage(index, query, routing);
-  if (!passes(best, strict)) return { query, results: [], coverage: best, together: false, strict };
+  // The terms' passages, found once: for the best any passage could do, then for the first result.
+  const held = holders(index, query, routing);
+  const most = bestCoverage(held);
+  if (!passes(most, strict)) return { query, results: [], coverage: most, together: false, strict };
   if (strict && !wordsMeet(index, query, routing)) {
-    return { query, results: [], coverage: best, together: false, strict };
+    return { query, results: [], coverage: most, together: false, strict };
   }
   const results = rankIndexes(new Map([[name, index]]), query, ANSWER_PAGES, { snippets: false })
     .map((result) => ({ ...result, text: index.passageText(result.passage) }));
   return {
     query,
     results,
-    coverage: results.length === 0
-      ? { held: 0, terms: 0, unknown: 0 }
-      : coverage(index, query, results[0].passage, routing),
+    coverage: results.length === 0 ? { held: 0, terms: 0, unknown: 0 } : coverage(held, results[0].passage),
     together: true,
     strict,
   };

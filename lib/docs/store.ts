@@ -300,12 +300,6 @@ export class DocsIndex {
     return row === undefined ? "" : hash53(row.body);
   }
 
-  /** Whether the passage holds what `match` (one term, say) finds: for the few passages a hook answer shows. */
-  holds(passage: number, match: string): boolean {
-    return this.sql("SELECT 1 FROM chunks WHERE chunks MATCH ? AND rowid = CAST(? AS INTEGER)")
-      .get(match, passage) !== undefined;
-  }
-
   /** The passage's whole text; "" for a passage that is not there. */
   passageText(passage: number): string {
     const row = this.sql("SELECT body FROM chunks WHERE rowid = CAST(? AS INTEGER)").get(passage) as
