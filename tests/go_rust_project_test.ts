@@ -443,7 +443,7 @@ Deno.test("a Rust crate and an npm package of one name are two config entries, e
   const crate = `${m.home}/cargo/registry/src/index.crates.io-6f17d22bba15001f/semver-1.0.23`;
   await write(`${crate}/Cargo.toml`, '[package]\nname = "semver"\nversion = "1.0.23"\n');
   await write(`${crate}/src/lib.rs`, `//! ${prose("rust")}\n`);
-  addProject(m.context({ CARGO_HOME: `${m.home}/cargo` }), undefined, {});
+  await addProject(m.context({ CARGO_HOME: `${m.home}/cargo` }), undefined, {});
   const local = JSON.parse(await Deno.readTextFile(`${m.project}/.claude/docsearch.local.json`));
   assertEquals(
     local.databases.map((d: { name: string; tool_args: { index: string } }) => [d.name, d.tool_args.index]),

@@ -246,6 +246,17 @@ export async function sandbox(
 /** Far past any command's own bounds: a program still running then has hung. */
 export const HANG_MS = 60_000;
 
+/** What `get` gives once it gives something, asked every 20 ms; an error naming `what` after `timeoutMs`. */
+export async function until<T>(what: string, get: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const start = performance.now();
+  for (;;) {
+    const value = get();
+    if (value !== undefined) return value;
+    if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** A temp folder for `fn`, removed afterwards. */
 export async function withDir(fn: (dir: string) => void | Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir();

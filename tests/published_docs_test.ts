@@ -45,6 +45,8 @@ import {
 import { parseMetadata } from "../lib/project/python.ts";
 import { DocsIndex } from "../lib/docs/store.ts";
 import { machine, NOW } from "./command_context.ts";
+import { until } from "./helpers.ts";
+import { tryLock } from "../lib/project/build_lock.ts";
 import { file, site, targz, words } from "./published_site.ts";
 import type { CommandContext } from "../lib/cli/context.ts";
 
@@ -523,6 +525,37 @@ Deno.test("index add --project: a thin package's published docs in its entry; wi
   // Fetched before: a second run asks nothing.
   await addProject({ ...m.context(), network: TESTS }, undefined, {});
   assertEquals(server.asked.length, 2);
+});
+
+Deno.test("index add --project: the build lock is let go before a fetch, which holds only the fetch lock; a second run waits for it, then finds it done", async () => {
+  await using m = await machine();
+  let answer!: () => void;
+  const stall = new Promise<void>((resolve) => answer = resolve);
+  await using server = await site({ stall });
+  installed(`${m.project}/node_modules/widget`, "widget", "1.2.0", { repository: `${server.origin}/o/r` });
+  Deno.writeTextFileSync(`${m.project}/package.json`, JSON.stringify({ dependencies: { widget: "^1.2.0" } }));
+  const context = { ...m.context(), network: TESTS };
+  const first = addProject(context, undefined, { "no-config": true });
+  await until("the archive to be asked for", () => server.asked.length > 0 || undefined);
+  // The host keeps the fetch waiting: another project's build goes on meanwhile, another fetch waits.
+  const home = { os: context.os, stateDir: context.stateDir };
+  const build = tryLock(home, "build");
+  ok(build !== undefined, "the build lock is free during the fetch");
+  build.release();
+  assertEquals(tryLock(home, "fetch"), undefined);
+  const other = { ...m.context(), network: TESTS };
+  const second = addProject(other, undefined, { "no-config": true });
+  answer();
+  await Promise.all([first, second]);
+  match(
+    context.out.join("\n"),
+    /widget 1\.2\.0: \d+ words; published docs: widget 1\.2\.0 \(repository tag v1\.2\.0\)/,
+  );
+  // The second waited for the first's fetch, then found it done and asked nothing itself.
+  match(other.err.join("\n"), /another fetch of published docs is running; waiting for it/);
+  assertEquals(context.err.filter((line) => line.includes("waiting")), []);
+  match(other.out.join("\n"), /published docs: widget 1\.2\.0 \(repository tag v1\.2\.0\)/);
+  assertEquals(server.asked.length, 2, server.asked.join());
 });
 
 Deno.test("doctor's published docs line: what was fetched from where and when, failures to look into, the switch off", () => {

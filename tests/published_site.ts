@@ -30,9 +30,10 @@ export interface Site extends AsyncDisposable {
 /**
  * A code host, a homepage with llms-full.txt, and a small docs site, on 127.0.0.1: `/o/r` has the tag v1.2.0
  * (its archive behind a redirect, as GitHub sends it to codeload), nothing for other versions; `/o/thin` has
- * the tag v3.0.0, a README and nothing else.
+ * the tag v3.0.0, a README and nothing else. With `stall`, an archive is sent only once it settles: a host
+ * that keeps a fetch waiting.
  */
-export async function site(): Promise<Site> {
+export async function site({ stall }: { stall?: Promise<unknown> } = {}): Promise<Site> {
   const archive = await targz([
     file("r-1.2.0/README.md", `# widget\n\nThe widget package. ${words("readme", 50)}\n`),
     file("r-1.2.0/docs/guide.md", `# Guide\n\n## Configuring the frobnicator\n\n${words("guide", 1200)}\n`),
@@ -52,9 +53,10 @@ export async function site(): Promise<Site> {
       links.map((href) => `<a href="${href}">${href}</a>`).join(" ")
     }</main></body></html>`;
   const html = (text: string) => new Response(text, { headers: { "content-type": "text/html" } });
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
     const { pathname } = new URL(request.url);
     asked.push(pathname);
+    if (stall !== undefined && pathname.endsWith(".tar.gz")) await stall;
     switch (pathname) {
       case "/o/r/archive/refs/tags/v1.2.0.tar.gz":
         return new Response(null, {

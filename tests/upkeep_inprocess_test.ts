@@ -8,9 +8,10 @@ import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import type { CommandContext } from "../lib/cli/context.ts";
 import { indexedFrom } from "../lib/project/stamp.ts";
 import { startUpkeep, type UpkeepTiming } from "../lib/project/upkeep.ts";
-import { readProgress } from "../lib/project/upkeep_progress.ts";
+import { describeProgress, readProgress } from "../lib/project/upkeep_progress.ts";
+import { tryLock } from "../lib/project/build_lock.ts";
 import { machine } from "./command_context.ts";
-import { exists } from "./helpers.ts";
+import { exists, until } from "./helpers.ts";
 import { site } from "./published_site.ts";
 
 const FAST: UpkeepTiming = {
@@ -35,16 +36,6 @@ function install(project: string, packages: Record<string, { version: string; wo
   const versions = Object.fromEntries(Object.entries(packages).map(([name, { version }]) => [name, version]));
   Deno.writeTextFileSync(`${project}/package.json`, JSON.stringify({ name: "app", dependencies: versions }));
   Deno.writeTextFileSync(`${project}/package-lock.json`, JSON.stringify({ lockfileVersion: 3, versions }));
-}
-
-async function until<T>(what: string, get: () => T | undefined, timeoutMs = 20_000): Promise<T> {
-  const start = performance.now();
-  for (;;) {
-    const value = get();
-    if (value !== undefined) return value;
-    if (performance.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** The context the MCP server runs in, on the real clock (the waits compare it with file times). */
@@ -230,5 +221,51 @@ Deno.test("upkeep: a thin package gets its published docs, from its repository's
     assertEquals(server.asked.length, 2);
   } finally {
     await second.stop();
+  }
+});
+
+Deno.test("upkeep: the build lock goes once every package is built; the fetch waits for another process's fetch, then runs under the fetch lock", async () => {
+  await using m = await machine();
+  let answer!: () => void;
+  const stall = new Promise<void>((resolve) => answer = resolve);
+  await using server = await site({ stall });
+  install(m.project, { widget: { version: "1.2.0", words: 40 } });
+  Deno.writeTextFileSync(
+    `${m.project}/node_modules/widget/package.json`,
+    JSON.stringify({ name: "widget", version: "1.2.0", repository: `git+${server.origin}/o/r.git` }),
+  );
+  const { context, log } = session({ ...m.context(), network: { http: true, privateHosts: true } });
+  const home = { os: context.os, stateDir: context.stateDir };
+  // Another process's fetch, as far as this one can tell: the lock is held on another descriptor.
+  const other = tryLock(home, "fetch");
+  ok(other !== undefined);
+  const upkeep = startUpkeep(context, (line) => log.push(line), FAST);
+  try {
+    const waiting = await until("the wait for the fetch lock", () => {
+      const progress = readProgress(context.os, m.state, m.project);
+      return progress?.waitingFor === "fetch" ? progress : undefined;
+    });
+    match(
+      describeProgress(waiting, Date.now()).text,
+      /^building: 1 of 1 package ready .*; waiting for another fetch of published docs to end$/,
+    );
+    const build = tryLock(home, "build");
+    ok(build !== undefined, "another project's build goes on");
+    build.release();
+    assertEquals(server.asked, []);
+
+    other.release();
+    await until("the archive to be asked for", () => server.asked.length > 0 || undefined);
+    const fetching = readProgress(context.os, m.state, m.project);
+    assertEquals([fetching?.fetching, fetching?.waitingFor], ["widget 1.2.0", undefined]);
+    assertEquals(tryLock(home, "fetch"), undefined);
+    answer();
+    const done = await until("the build", finishedAfter(context, m.project, 0));
+    assertEquals([done.phase, done.fetched], ["done", 1]);
+    assertEquals(localConfig(m.project).databases[0].tool_args.index, "npm-widget-1.2.0.published");
+  } finally {
+    answer();
+    other.release();
+    await upkeep.stop();
   }
 });

@@ -1,10 +1,10 @@
 /**
  * The parts of the background upkeep of dependency docs: the wait for an install to be done, the machine's
- * build lock (against another process, one that is killed too), and the progress record that status, doctor
+ * build and fetch locks (against another process, one that is killed too), and the progress record that status, doctor
  * and list_indexes show.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
-import { buildLock, tryBuildLock } from "../lib/project/build_lock.ts";
+import { type LockKind, lockWhenFree, tryLock } from "../lib/project/build_lock.ts";
 import { type Clock, settled, type SettleTiming } from "../lib/project/install_state.ts";
 import {
   describeProgress,
@@ -74,12 +74,14 @@ Deno.test("settled: called off while waiting", async () => {
   );
 });
 
-// ---- the build lock ------------------------------------------------------------------------------------
+// ---- the build lock and the fetch lock ----------------------------------------------------------------
 
-/** A process that takes the lock in `dir`, says so, and holds it until it is killed or `holdMs` passes. */
-async function holder(dir: string, holdMs: number) {
-  const code = `import { tryBuildLock } from "${ROOT}lib/project/build_lock.ts";
-    const lock = tryBuildLock("${Deno.build.os}", ${JSON.stringify(dir)});
+const homeIn = (dir: string) => ({ os: Deno.build.os, stateDir: dir });
+
+/** A process that takes the `kind` lock in `dir`, says so, and holds it until it is killed or `holdMs` passes. */
+async function holder(dir: string, holdMs: number, kind: LockKind = "build") {
+  const code = `import { tryLock } from "${ROOT}lib/project/build_lock.ts";
+    const lock = tryLock(${JSON.stringify(homeIn(dir))}, "${kind}");
     console.log(lock === undefined ? "busy" : "held");
     await new Promise((resolve) => setTimeout(resolve, ${holdMs}));`;
   const child = new Deno.Command(Deno.execPath(), {
@@ -94,37 +96,62 @@ async function holder(dir: string, holdMs: number) {
   return { child, first };
 }
 
-Deno.test("build lock: one holder at a time; free again when released", async () => {
+Deno.test("build lock: one holder at a time; free again when released (twice is once); the fetch lock is another", async () => {
   await withDir((dir) => {
-    const first = tryBuildLock(Deno.build.os, dir);
+    const home = homeIn(dir);
+    const first = tryLock(home, "build");
     ok(first !== undefined);
-    assertEquals(tryBuildLock(Deno.build.os, dir), undefined);
+    assertEquals(tryLock(home, "build"), undefined);
+    const fetching = tryLock(home, "fetch");
+    ok(fetching !== undefined, "a fetch does not wait for a build");
+    assertEquals(tryLock(home, "fetch"), undefined);
     first.release();
-    const again = tryBuildLock(Deno.build.os, dir);
+    first.release();
+    const again = tryLock(home, "build");
     ok(again !== undefined);
     again.release();
+    fetching.release();
   });
 });
 
-Deno.test("build lock: a process killed while holding it leaves it free at once; a live one is waited for", async () => {
+Deno.test("build lock: a process killed while holding it leaves it free at once", async () => {
   await withDir(async (dir) => {
+    const home = homeIn(dir);
     const killed = await holder(dir, 60_000);
     assertEquals(killed.first, "held");
-    assertEquals(tryBuildLock(Deno.build.os, dir), undefined);
+    assertEquals(tryLock(home, "build"), undefined);
     killed.child.kill("SIGKILL");
     await killed.child.status;
-    const taken = tryBuildLock(Deno.build.os, dir);
+    const taken = tryLock(home, "build");
     ok(taken !== undefined, "the killed process's lock is taken over");
     taken.release();
+  });
+});
 
-    // One that ends by itself after a while: buildLock says it waits, then gets it.
-    const live = await holder(dir, 500);
+Deno.test("lockWhenFree: a live holder is waited for, the lock tried after each pause; it stops when the pause says so", async () => {
+  await withDir(async (dir) => {
+    const home = homeIn(dir);
+    const live = await holder(dir, 500, "fetch");
     assertEquals(live.first, "held");
-    let waited = false;
+    // Called off at the first pause: no lock.
+    let pauses = 0;
+    const stop = () => {
+      pauses++;
+      return Promise.resolve(false);
+    };
+    assertEquals(await lockWhenFree(home, "fetch", stop), undefined);
+    assertEquals(pauses, 1);
+    let waiting = 0;
     const start = performance.now();
-    const lock = buildLock(Deno.build.os, dir, () => waited = true);
-    ok(waited);
+    const lock = await lockWhenFree(
+      home,
+      "fetch",
+      () => new Promise((resolve) => setTimeout(() => resolve(true), 50)),
+      () => waiting++,
+    );
+    ok(lock !== undefined);
     ok(performance.now() - start > 100, "it waited for the holder");
+    assertEquals(waiting, 1, "said once");
     lock.release();
     await live.child.status;
   });

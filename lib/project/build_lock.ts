@@ -1,43 +1,74 @@
 /**
  * One build of dependency docs at a time on a machine, whoever starts it (a session's background upkeep,
  * `index add --project` typed by hand): two builds of one package@version would write one index file at once.
- * The lock is the operating system's lock on a file beside the indexes (flock, LockFileEx), not the
- * file's existence: it goes with the process that holds it, so a process killed mid-build leaves no lock
- * behind and the next one takes it at once, where a lock file with a heartbeat would keep the others waiting
- * for its bound to pass.
+ * Fetching thin packages' published docs has a lock of its own: a fetch waits on the network (up to 90 s a
+ * package when a host does not answer), and under the build lock it would hold up every other project's build
+ * for as long; two fetches still never write one package's published docs at once.
+ *
+ * A lock is the operating system's lock on a file beside the indexes (flock, LockFileEx), not the file's
+ * existence: it goes with the process that holds it, so a process killed mid-build leaves no lock behind and
+ * the next one takes it at once, where a lock file with a heartbeat would keep the others waiting for its
+ * bound to pass.
  */
-import { join, type OS } from "../paths.ts";
+import { indexesDir, type IndexHome } from "../docs/indexes.ts";
+import { join } from "../paths.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
 
-const LOCK_FILE = "dependency-docs.lock";
+/** What each lock guards: building the installed copies' indexes, or fetching published docs. */
+const LOCK_FILES = { build: "dependency-docs.lock", fetch: "published-docs.lock" } as const;
 
-/** Held until released, or until the process that took it ends. */
-export interface BuildLock {
+export type LockKind = keyof typeof LOCK_FILES;
+
+/** Held until released (again is a no-op), or until the process (or worker) that took it ends. */
+export interface Lock {
   release(): void;
 }
 
-/** `indexes` is the folder of the indexes (indexesDir), where the builds write. */
-function open(os: OS, indexes: string): Deno.FsFile {
+function open(home: IndexHome, kind: LockKind): Deno.FsFile {
+  const indexes = indexesDir(home);
   ensurePrivateDir(indexes);
-  return Deno.openSync(join(os, indexes, LOCK_FILE), { read: true, write: true, create: true, mode: 0o600 });
+  return Deno.openSync(join(home.os, indexes, LOCK_FILES[kind]), {
+    read: true,
+    write: true,
+    create: true,
+    mode: 0o600,
+  });
 }
 
-const held = (file: Deno.FsFile): BuildLock => ({ release: () => file.close() });
+function held(file: Deno.FsFile): Lock {
+  let open = true;
+  return {
+    release: () => {
+      if (open) file.close();
+      open = false;
+    },
+  };
+}
 
-/** The lock, when no one holds it now; undefined when another build does. */
-export function tryBuildLock(os: OS, indexes: string): BuildLock | undefined {
-  const file = open(os, indexes);
+/** The lock, when no one holds it now; undefined when another build (or fetch) does. */
+export function tryLock(home: IndexHome, kind: LockKind): Lock | undefined {
+  const file = open(home, kind);
   if (file.tryLockSync(true)) return held(file);
   file.close();
   return undefined;
 }
 
-/** The lock, waiting (blocked) for the build that holds it; `waiting` is called first when there is one. */
-export function buildLock(os: OS, indexes: string, waiting: () => void): BuildLock {
-  const file = open(os, indexes);
-  if (!file.tryLockSync(true)) {
-    waiting();
-    file.lockSync(true);
+/**
+ * The lock, tried again after each `pause` while someone holds it: the thread is not blocked meanwhile (a
+ * server's answers, a fetch in the same process go on). Undefined when `pause` says to stop (false).
+ * `waiting` is called once, first, when someone holds it.
+ */
+export async function lockWhenFree(
+  home: IndexHome,
+  kind: LockKind,
+  pause: () => Promise<boolean>,
+  waiting: () => void = () => {},
+): Promise<Lock | undefined> {
+  let lock = tryLock(home, kind);
+  if (lock === undefined) waiting();
+  while (lock === undefined) {
+    if (!await pause()) return undefined;
+    lock = tryLock(home, kind);
   }
-  return held(file);
+  return lock;
 }

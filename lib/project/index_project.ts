@@ -9,11 +9,11 @@ import type { CommandContext } from "../cli/context.ts";
 import { count } from "../cli/io.ts";
 import { Problem } from "../errors.ts";
 import { type PackageEntry, withPackageEntries } from "../docs/config_entry.ts";
-import { indexesDir, indexFile, type IndexHome } from "../docs/indexes.ts";
+import { indexFile, type IndexHome } from "../docs/indexes.ts";
 import { DocsIndex } from "../docs/store.ts";
 import { isFile } from "../files.ts";
 import { type Env, join, type OS, resolvePath } from "../paths.ts";
-import { buildLock } from "./build_lock.ts";
+import { type Lock, type LockKind, lockWhenFree } from "./build_lock.ts";
 import { recordLockfiles } from "./stamp.ts";
 import { packageKeywords } from "./keywords.ts";
 import { denoDependencies } from "./deno.ts";
@@ -26,7 +26,6 @@ import { goDependencies } from "./go.ts";
 import { indexGoModule } from "./go_docs.ts";
 import { rustDependencies } from "./cargo.ts";
 import { indexCrate } from "./crate_docs.ts";
-import { ensurePrivateDir } from "../state/dir.ts";
 import { editConfig } from "../docs/index_config.ts";
 import type { PublishedFact } from "../doctor/checks.ts";
 import { commandConfig } from "../config/resolve.ts";
@@ -72,11 +71,15 @@ export function indexedBefore(
   }
 }
 
+/** A package@version's index: its name, how many words it holds, and whether it was there before. */
+export interface PackageIndex {
+  name: string;
+  words: number;
+  reused: boolean;
+}
+
 /** The index of this package@version: reused when it is there (another project built it), else built. */
-export function packageIndex(
-  home: IndexHome,
-  pkg: InstalledPackage,
-): { name: string; words: number; reused: boolean } {
+export function packageIndex(home: IndexHome, pkg: InstalledPackage): PackageIndex {
   const before = indexedBefore(home, pkg);
   if (before !== undefined) return { ...before, reused: true };
   const name = packageIndexName(pkg);
@@ -194,6 +197,26 @@ export function projectPublished(context: CommandContext, project: string): Publ
   });
 }
 
+/** How often `index add --project` tries a lock another process holds. */
+const LOCK_POLL_MS = 200;
+
+const WAITING_FOR: Record<LockKind, string> = {
+  build: "another build of dependency docs is running",
+  fetch: "another fetch of published docs is running",
+};
+
+/** The lock, once whoever holds it lets go; said once when someone does. */
+async function waitForLock(context: CommandContext, kind: LockKind): Promise<Lock> {
+  const lock = await lockWhenFree(
+    context,
+    kind,
+    () => new Promise((resolve) => setTimeout(() => resolve(true), LOCK_POLL_MS)),
+    () => context.stderr(`docsearch-hook index: ${WAITING_FOR[kind]}; waiting for it`),
+  );
+  // A pause that never says to stop: the lock always comes.
+  return lock!;
+}
+
 /** Indexes the docs of the direct dependencies of the project in `dir` (relative to the context's folder). */
 export async function addProject(
   context: CommandContext,
@@ -221,51 +244,58 @@ export async function addProject(
   if (noPython !== undefined && dependencies.packages.length === 0) {
     throw new Problem(noPython.problem, noPython.hint);
   }
-  const indexes = indexesDir(context);
-  ensurePrivateDir(indexes);
-  const entries: PackageEntry[] = [];
-  const lines: string[] = [];
-  let built = 0;
-  const lock = buildLock(
-    os,
-    indexes,
-    () => printError("docsearch-hook index: another build of dependency docs is running; waiting for it"),
-  );
-  const fetchOn = commandConfig(undefined, project, env, os).config.dependencyDocs.fetch;
-  const deps: FetchDeps = {
-    fetch,
-    policy: context.network,
-    resolve: resolveDns,
-    now: context.now,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  };
+  const built: { pkg: InstalledPackage; index: PackageIndex }[] = [];
+  const lock = await waitForLock(context, "build");
   try {
-    for (const pkg of dependencies.packages) {
-      const index = packageIndex(context, pkg);
-      if (!index.reused) built++;
-      let published = publishedState(context, pkg);
-      if (fetchOn && fetchDue(index.words, published, context.now())) {
-        printError(
-          `docsearch-hook index: ${pkg.name} ${pkg.version} ships little documentation: fetching its published docs`,
-        );
-        published = await fetchPublished(context, pkg, deps);
-      }
-      entries.push(packageEntry(context, pkg, index, dependencies.packages, published));
-      lines.push(
-        `  ${pkg.name} ${pkg.version}: ${count(index.words, "word")}${
-          index.reused ? " (indexed before)" : ""
-        }${published === undefined ? "" : `; ${describePublished(published)}`}`,
-      );
-    }
+    for (const pkg of dependencies.packages) built.push({ pkg, index: packageIndex(context, pkg) });
   } finally {
     lock.release();
   }
+  // Fetched after the build lock is let go: a host that does not answer holds up no other project's build.
+  const fetchOn = commandConfig(undefined, project, env, os).config.dependencyDocs.fetch;
+  const thin = fetchOn
+    ? built.filter(({ pkg, index }) => fetchDue(index.words, publishedState(context, pkg), context.now()))
+    : [];
+  if (thin.length > 0) {
+    const fetching = await waitForLock(context, "fetch");
+    const deps: FetchDeps = {
+      fetch,
+      policy: context.network,
+      resolve: resolveDns,
+      now: context.now,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    };
+    try {
+      for (const { pkg, index } of thin) {
+        // The one that held the lock may have fetched it.
+        if (!fetchDue(index.words, publishedState(context, pkg), context.now())) continue;
+        printError(
+          `docsearch-hook index: ${pkg.name} ${pkg.version} ships little documentation: fetching its published docs`,
+        );
+        await fetchPublished(context, pkg, deps);
+      }
+    } finally {
+      fetching.release();
+    }
+  }
+  const entries: PackageEntry[] = [];
+  const lines: string[] = [];
+  for (const { pkg, index } of built) {
+    const published = publishedState(context, pkg);
+    entries.push(packageEntry(context, pkg, index, dependencies.packages, published));
+    lines.push(
+      `  ${pkg.name} ${pkg.version}: ${count(index.words, "word")}${index.reused ? " (indexed before)" : ""}${
+        published === undefined ? "" : `; ${describePublished(published)}`
+      }`,
+    );
+  }
+  const rebuilt = built.filter(({ index }) => !index.reused).length;
   print(
     `Indexed the docs of ${
       count(dependencies.packages.length, "direct dependency", "direct dependencies")
-    } of ${project}${python?.environment ? ` (Python: ${python.environment.prefix})` : ""} (${built} built, ${
-      dependencies.packages.length - built
-    } indexed before):\n${lines.join("\n")}`,
+    } of ${project}${
+      python?.environment ? ` (Python: ${python.environment.prefix})` : ""
+    } (${rebuilt} built, ${dependencies.packages.length - rebuilt} indexed before):\n${lines.join("\n")}`,
   );
   if (!values["no-config"]) {
     const config = values.config ?? localConfigPath(os, project);

@@ -7,9 +7,10 @@
  * not what their docs were last built from (the lockfiles' stamp, stamp.ts), it waits for the install to be
  * done, takes the machine's build lock (build_lock.ts), and builds the indexes that are missing in a worker
  * thread (upkeep_worker.ts), so that the server answers `search` throughout; an index built before, for any
- * project, at that package@version costs nothing. Each package is listed in the project's local config layer
- * within a second of its index being ready, so the hook sends web searches to it from then on. Progress goes to a record
- * that `status`, `doctor` and `list_indexes` show (upkeep_progress.ts). `dependency_docs.auto: false` turns
+ * project, at that package@version costs nothing. The worker then fetches the published docs of thin packages
+ * under the fetch lock, the build lock let go. Each package is listed in the project's local config layer
+ * within a second of its index being ready, so the hook sends web searches to it from then on. Progress goes
+ * to a record that `status`, `doctor` and `list_indexes` show (upkeep_progress.ts). `dependency_docs.auto: false` turns
  * it off; `index add --project` does the same by hand.
  */
 import type { CommandContext } from "../cli/context.ts";
@@ -17,11 +18,11 @@ import { count } from "../cli/io.ts";
 import { configLocation } from "../config/layers.ts";
 import { loadConfig } from "../config/load.ts";
 import { type PackageEntry, withPackageEntries } from "../docs/config_entry.ts";
-import { indexesDir, type IndexHome } from "../docs/indexes.ts";
+import type { IndexHome } from "../docs/indexes.ts";
 import { messageOf } from "../errors.ts";
 import { applySettings, planSettings } from "../install/json_file.ts";
 import { programWorker } from "../program.ts";
-import { tryBuildLock } from "./build_lock.ts";
+import { type Lock, lockWhenFree } from "./build_lock.ts";
 import { indexedBefore, localConfigPath, packageEntry, PREFIXES } from "./index_project.ts";
 import { describePublished, fetchDue, publishedState } from "./published_docs.ts";
 import { DEFAULT_DEPENDENCY_DOCS, type DependencyDocsConfig } from "../config/types.ts";
@@ -44,7 +45,7 @@ import {
   upkeepProject,
   writeProgress,
 } from "./upkeep_progress.ts";
-import type { BuildReply, BuildRequest, PackageReply } from "./upkeep_worker.ts";
+import type { BuildReply, BuildRequest } from "./upkeep_worker.ts";
 
 export interface UpkeepTiming {
   /** From connect to the first look: the agent's first requests come first. */
@@ -93,11 +94,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   });
 }
 
-/** Builds the packages' indexes in a worker thread; `onReply` hears of each as it is ready. */
+/** Builds the packages' indexes in a worker thread; `onReply` hears of each step as it is taken. */
 function buildInWorker(
   request: BuildRequest,
   signal: AbortSignal,
-  onReply: (reply: PackageReply) => void,
+  onReply: (reply: Exclude<BuildReply, { done: true }>) => void,
 ): Promise<void> {
   if (signal.aborted) return Promise.reject(new Stopped());
   return new Promise((resolve, reject) => {
@@ -354,16 +355,17 @@ function keepUp(
             }; the docs are built once it stops`,
           );
         }
-        let lock = tryBuildLock(os, indexesDir(home));
-        if (lock === undefined) save({ waitingFor: "build" });
-        while (lock === undefined) {
-          if (!await clock.sleep(timing.lockPollMs)) throw new Stopped();
-          lock = tryBuildLock(os, indexesDir(home));
-        }
+        const lock = await lockWhenFree(
+          home,
+          "build",
+          () => clock.sleep(timing.lockPollMs),
+          () => save({ waitingFor: "build" }),
+        );
+        if (lock === undefined) throw new Stopped();
         try {
           // Another look under the lock: an install that came while it waited is waited for in turn.
           const state = look() ?? NOTHING;
-          if (state.key === wait.settled.key) return await build(state, record, save, again);
+          if (state.key === wait.settled.key) return await build(state, record, save, again, lock);
         } finally {
           lock.release();
         }
@@ -385,11 +387,13 @@ function keepUp(
     }
   }
 
+  /** Under the build `lock`, let go once every package is built: fetching published docs waits on the network. */
   async function build(
     state: InstallState,
     record: UpkeepProgress,
     save: (fields?: Partial<UpkeepProgress>) => void,
     again: boolean,
+    lock: Lock,
   ): Promise<void> {
     const { packages, missing } = state.dependencies;
     tried = state.key;
@@ -426,13 +430,18 @@ function keepUp(
     // Those built now are looked at once built, in the worker; the others now, so that no worker is started
     // for nothing.
     const toFetch = docs.fetch ? await wanted(packages, (pkg) => todo.includes(pkg) || fetchWanted(pkg)) : [];
-    const fetch = toFetch.length > 0 ? { packages: toFetch, policy: context.network } : undefined;
+    const fetch = toFetch.length > 0
+      ? { packages: toFetch, policy: context.network, lockPollMs: timing.lockPollMs }
+      : undefined;
     try {
       if (todo.length > 0 || fetch !== undefined) {
         await buildInWorker({ home, packages: todo, fetch }, signal, (reply) => {
+          if ("built" in reply) return lock.release();
+          if ("waitingForFetch" in reply) return save({ waitingFor: "fetch" });
           const { pkg } = reply;
           if ("fetching" in reply) {
             record.fetching = `${pkg.name} ${pkg.version}`;
+            record.waitingFor = undefined;
           } else if ("published" in reply) {
             record.fetching = undefined;
             const { published } = reply;
@@ -459,6 +468,12 @@ function keepUp(
           save();
         });
       }
+      // Each entry as its package's published docs now stand: a fetch that waited for another process's
+      // finds that one's fetches done, and no reply of this worker's names them.
+      if (fetch !== undefined) {
+        for (const pkg of packages) if (indexes.has(key(pkg))) list(pkg);
+        config.write(entries);
+      }
     } finally {
       // Listed however the build ended: the indexes that are ready are searchable.
       const unwritten = config.end();
@@ -470,6 +485,7 @@ function keepUp(
     }
     save({
       phase: failures.length > 0 ? "failed" : "done",
+      waitingFor: undefined,
       ...failures.length > 0 ? { error: failures.join("; ") } : {},
       finished: now(),
     });

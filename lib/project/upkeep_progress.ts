@@ -16,8 +16,11 @@ export type Phase = "waiting" | "building" | "done" | "failed";
 export interface UpkeepProgress {
   project: string;
   phase: Phase;
-  /** While waiting: for the install to stop changing the project's files, or for another build to end. */
-  waitingFor?: "install" | "build";
+  /**
+   * While waiting: for the install to stop changing the project's files, or for another build to end; while
+   * building, for another process's fetch of published docs to end before this one's starts.
+   */
+  waitingFor?: "install" | "build" | "fetch";
   /** The installed direct dependencies this round indexes; `ready` of them have their index. */
   total: number;
   ready: number;
@@ -113,7 +116,11 @@ export function describeProgress(
       return {
         ok: true,
         text: `building: ${counts}, for ${running}${missing}${
-          progress.fetching === undefined ? "" : `; fetching the published docs of ${progress.fetching}`
+          progress.fetching !== undefined
+            ? `; fetching the published docs of ${progress.fetching}`
+            : progress.waitingFor === "fetch"
+            ? "; waiting for another fetch of published docs to end"
+            : ""
         }`,
       };
     case "done": {

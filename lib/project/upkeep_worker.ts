@@ -3,11 +3,13 @@
  * of up to seconds (a large declaration tree, a big Python distribution), which on the MCP server's thread
  * would hold up its answers to the agent; so is writing what a fetch of its published docs brought. One
  * message in (the packages to build, and those whose published docs may be fetched), then one message out per
- * package built, in order: its index, or why not; one as each fetch starts and ends; and a last one.
+ * package built, in order: its index, or why not; one when all are built (the build lock may go); one as each
+ * fetch starts and ends; and a last one.
  */
 import { messageOf } from "../errors.ts";
 import type { IndexHome } from "../docs/indexes.ts";
-import { indexedBefore, packageIndex } from "./index_project.ts";
+import { lockWhenFree } from "./build_lock.ts";
+import { indexedBefore, type PackageIndex, packageIndex } from "./index_project.ts";
 import { type NetworkPolicy, resolveDns } from "./net_policy.ts";
 import type { InstalledPackage } from "./npm.ts";
 import {
@@ -21,19 +23,23 @@ import {
 export interface BuildRequest {
   home: IndexHome;
   packages: InstalledPackage[];
-  /** When fetching is on: the round's packages, of which those thin and due get their published docs. */
-  fetch?: { packages: InstalledPackage[]; policy: NetworkPolicy };
+  /**
+   * When fetching is on: the round's packages, of which those thin and due get their published docs, once
+   * the fetch lock is free (tried every `lockPollMs`).
+   */
+  fetch?: { packages: InstalledPackage[]; policy: NetworkPolicy; lockPollMs: number };
 }
 
 export type BuildReply =
-  | { pkg: InstalledPackage; index: { name: string; words: number; reused: boolean } }
+  | { pkg: InstalledPackage; index: PackageIndex }
   | { pkg: InstalledPackage; error: string }
+  /** Every package is built: the build lock may go. */
+  | { built: true }
+  /** Another process is fetching published docs: this fetch waits for it. */
+  | { waitingForFetch: true }
   | { pkg: InstalledPackage; fetching: true }
   | { pkg: InstalledPackage; published: PublishedState }
   | { done: true };
-
-/** A reply about one package. */
-export type PackageReply = Exclude<BuildReply, { done: true }>;
 
 /** The worker's side of the channel (the global scope of a worker, typed as the program uses it). */
 const scope = globalThis as unknown as {
@@ -47,32 +53,48 @@ const scope = globalThis as unknown as {
  */
 const now = () => Date.now();
 
-/** The published docs of the packages that are thin and due, one at a time (each within its own budget). */
+/**
+ * The published docs of the packages that are thin and due, one at a time (each within its own budget), under
+ * the fetch lock: due is asked under it, as the process that held it may have fetched them.
+ */
 async function fetchAll(home: IndexHome, fetch: NonNullable<BuildRequest["fetch"]>): Promise<void> {
-  for (const pkg of fetch.packages) {
+  const lock = await lockWhenFree(
+    home,
+    "fetch",
+    () => new Promise((resolve) => setTimeout(() => resolve(true), fetch.lockPollMs)),
+    () => scope.postMessage({ waitingForFetch: true }),
+  );
+  try {
+    for (const pkg of fetch.packages) await fetchOne(home, pkg, fetch.policy);
+  } finally {
+    lock?.release();
+  }
+}
+
+/** The package's published docs, when it is thin and due; what becomes of it goes to the server. */
+async function fetchOne(home: IndexHome, pkg: InstalledPackage, policy: NetworkPolicy): Promise<void> {
+  try {
+    const words = indexedBefore(home, pkg)?.words;
+    if (words === undefined || !fetchDue(words, publishedState(home, pkg), now())) return;
+    scope.postMessage({ pkg, fetching: true });
+    const published = await fetchPublished(home, pkg, {
+      fetch: globalThis.fetch,
+      policy,
+      resolve: resolveDns,
+      now,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    });
+    scope.postMessage({ pkg, published });
+  } catch (error) {
+    // What fetchPublished does not record itself (an index it could not write) is this package's failure,
+    // recorded so that it is asked again after the retry delay, not at the next look.
+    const failed: PublishedState = { failed: messageOf(error), at: now() };
     try {
-      const words = indexedBefore(home, pkg)?.words;
-      if (words === undefined || !fetchDue(words, publishedState(home, pkg), now())) continue;
-      scope.postMessage({ pkg, fetching: true });
-      const published = await fetchPublished(home, pkg, {
-        fetch: globalThis.fetch,
-        policy: fetch.policy,
-        resolve: resolveDns,
-        now,
-        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-      });
-      scope.postMessage({ pkg, published });
-    } catch (error) {
-      // What fetchPublished does not record itself (an index it could not write) is this package's failure,
-      // recorded so that it is asked again after the retry delay, not at the next look.
-      const failed: PublishedState = { failed: messageOf(error), at: now() };
-      try {
-        recordAttempt(home, pkg, failed);
-      } catch {
-        // Not recorded: asked again at the next look.
-      }
-      scope.postMessage({ pkg, published: failed });
+      recordAttempt(home, pkg, failed);
+    } catch {
+      // Not recorded: asked again at the next look.
     }
+    scope.postMessage({ pkg, published: failed });
   }
 }
 
@@ -85,6 +107,7 @@ scope.onmessage = async ({ data: { home, packages, fetch } }) => {
       scope.postMessage({ pkg, error: messageOf(error) });
     }
   }
+  scope.postMessage({ built: true });
   if (fetch !== undefined) await fetchAll(home, fetch);
   scope.postMessage({ done: true });
 };
