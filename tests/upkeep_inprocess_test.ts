@@ -10,6 +10,7 @@ import { indexedFrom } from "../lib/project/stamp.ts";
 import { startUpkeep, type UpkeepTiming } from "../lib/project/upkeep.ts";
 import { describeProgress, readProgress } from "../lib/project/upkeep_progress.ts";
 import { tryLock } from "../lib/project/build_lock.ts";
+import { fetchPublished } from "../lib/project/published_docs.ts";
 import { machine } from "./command_context.ts";
 import { exists, until } from "./helpers.ts";
 import { site } from "./published_site.ts";
@@ -224,17 +225,49 @@ Deno.test("upkeep: a thin package gets its published docs, from its repository's
   }
 });
 
-Deno.test("upkeep: the build lock goes once every package is built; the fetch waits for another process's fetch, then runs under the fetch lock", async () => {
+/** The thin widget 1.2.0, whose package.json names the repository `server` serves. */
+function installWidget(project: string, origin: string): void {
+  install(project, { widget: { version: "1.2.0", words: 40 } });
+  Deno.writeTextFileSync(
+    `${project}/node_modules/widget/package.json`,
+    JSON.stringify({ name: "widget", version: "1.2.0", repository: `git+${origin}/o/r.git` }),
+  );
+}
+
+const TESTS_NETWORK = { http: true, privateHosts: true };
+
+Deno.test("upkeep: the build lock goes once every package is built, and the fetch runs under the fetch lock alone", async () => {
   await using m = await machine();
   let answer!: () => void;
   const stall = new Promise<void>((resolve) => answer = resolve);
   await using server = await site({ stall });
-  install(m.project, { widget: { version: "1.2.0", words: 40 } });
-  Deno.writeTextFileSync(
-    `${m.project}/node_modules/widget/package.json`,
-    JSON.stringify({ name: "widget", version: "1.2.0", repository: `git+${server.origin}/o/r.git` }),
-  );
-  const { context, log } = session({ ...m.context(), network: { http: true, privateHosts: true } });
+  installWidget(m.project, server.origin);
+  const { context, log } = session({ ...m.context(), network: TESTS_NETWORK });
+  const home = { os: context.os, stateDir: context.stateDir };
+  const upkeep = startUpkeep(context, (line) => log.push(line), FAST);
+  try {
+    // The host keeps the fetch waiting: another project's build goes on meanwhile, another fetch waits.
+    await until("the archive to be asked for", () => server.asked.length > 0 || undefined);
+    const build = tryLock(home, "build");
+    ok(build !== undefined, "another project's build goes on");
+    build.release();
+    assertEquals(tryLock(home, "fetch"), undefined);
+    assertEquals(readProgress(context.os, m.state, m.project)?.fetching, "widget 1.2.0");
+    answer();
+    const done = await until("the build", finishedAfter(context, m.project, 0));
+    assertEquals([done.phase, done.fetched], ["done", 1]);
+    assertEquals(localConfig(m.project).databases[0].tool_args.index, "npm-widget-1.2.0.published");
+  } finally {
+    answer();
+    await upkeep.stop();
+  }
+});
+
+Deno.test("upkeep: a fetch waits for another process's, then finds its package fetched there: nothing asked, the entry names those docs", async () => {
+  await using m = await machine();
+  await using server = await site();
+  installWidget(m.project, server.origin);
+  const { context, log } = session({ ...m.context(), network: TESTS_NETWORK });
   const home = { os: context.os, stateDir: context.stateDir };
   // Another process's fetch, as far as this one can tell: the lock is held on another descriptor.
   const other = tryLock(home, "fetch");
@@ -250,22 +283,68 @@ Deno.test("upkeep: the build lock goes once every package is built; the fetch wa
       /^building: 1 of 1 package ready .*; waiting for another fetch of published docs to end$/,
     );
     const build = tryLock(home, "build");
-    ok(build !== undefined, "another project's build goes on");
+    ok(build !== undefined, "the build lock is not held while waiting");
     build.release();
-    assertEquals(server.asked, []);
-
+    // The other process fetches widget's docs, then lets go.
+    const pkg = {
+      ecosystem: "npm" as const,
+      name: "widget",
+      version: "1.2.0",
+      dir: `${m.project}/node_modules/widget`,
+    };
+    const fetched = await fetchPublished(home, pkg, {
+      fetch,
+      policy: TESTS_NETWORK,
+      resolve: () => Promise.resolve(["93.184.216.34"]),
+      now: Date.now,
+      sleep: () => Promise.resolve(),
+    });
+    ok("published" in fetched, JSON.stringify(fetched));
+    assertEquals(server.asked.length, 2);
     other.release();
-    await until("the archive to be asked for", () => server.asked.length > 0 || undefined);
-    const fetching = readProgress(context.os, m.state, m.project);
-    assertEquals([fetching?.fetching, fetching?.waitingFor], ["widget 1.2.0", undefined]);
-    assertEquals(tryLock(home, "fetch"), undefined);
-    answer();
     const done = await until("the build", finishedAfter(context, m.project, 0));
-    assertEquals([done.phase, done.fetched], ["done", 1]);
+    assertEquals(done.phase, "done");
+    assertEquals(server.asked.length, 2, "nothing asked again");
     assertEquals(localConfig(m.project).databases[0].tool_args.index, "npm-widget-1.2.0.published");
   } finally {
-    answer();
     other.release();
     await upkeep.stop();
+  }
+});
+
+Deno.test("upkeep: while one session fetches, another in the project that finds everything built leaves the record to it", async () => {
+  await using m = await machine();
+  let answer!: () => void;
+  const stall = new Promise<void>((resolve) => answer = resolve);
+  await using server = await site({ stall });
+  installWidget(m.project, server.origin);
+  const sessions = [session({ ...m.context(), network: TESTS_NETWORK })];
+  const upkeeps = [startUpkeep(sessions[0].context, (line) => sessions[0].log.push(line), FAST)];
+  try {
+    await until("the archive to be asked for", () => server.asked.length > 0 || undefined);
+    sessions.push(session({ ...m.context(), network: TESTS_NETWORK }));
+    upkeeps.push(startUpkeep(sessions[1].context, (line) => sessions[1].log.push(line), FAST));
+    // The second session's round: the install settles (400 ms), the build lock is free, widget is built, and
+    // it waits for the first one's fetch. Throughout, status tells of the fetch.
+    const seen = new Set<string>();
+    const end = Date.now() + 1500;
+    while (Date.now() < end) {
+      const progress = readProgress("linux", m.state, m.project);
+      if (progress !== undefined) {
+        seen.add(describeProgress(progress, Date.now()).text.replace(/[\d.]+ s/, "_"));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assertEquals([...seen], [
+      "building: 1 of 1 package ready (1 built now, 0 before), for _; fetching the published docs of widget 1.2.0",
+    ]);
+    answer();
+    await until("the fetch", finishedAfter(sessions[0].context, m.project, 0));
+    // The second session's wait ends too, with nothing left to fetch.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assertEquals(server.asked.length, 2, "fetched once");
+  } finally {
+    answer();
+    await Promise.all(upkeeps.map((upkeep) => upkeep.stop()));
   }
 });

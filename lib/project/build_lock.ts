@@ -72,3 +72,16 @@ export async function lockWhenFree(
   }
   return lock;
 }
+
+/** The lock, tried every `ms` until whoever holds it lets go: for a wait no one calls off. */
+export async function lockPolling(
+  home: IndexHome,
+  kind: LockKind,
+  ms: number,
+  waiting?: () => void,
+): Promise<Lock> {
+  const pause = () => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), ms));
+  const lock = await lockWhenFree(home, kind, pause, waiting);
+  // A pause that never says to stop: the lock always comes.
+  return lock!;
+}

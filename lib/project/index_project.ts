@@ -13,7 +13,7 @@ import { indexFile, type IndexHome } from "../docs/indexes.ts";
 import { DocsIndex } from "../docs/store.ts";
 import { isFile } from "../files.ts";
 import { type Env, join, type OS, resolvePath } from "../paths.ts";
-import { type Lock, type LockKind, lockWhenFree } from "./build_lock.ts";
+import { type Lock, type LockKind, lockPolling } from "./build_lock.ts";
 import { recordLockfiles } from "./stamp.ts";
 import { packageKeywords } from "./keywords.ts";
 import { denoDependencies } from "./deno.ts";
@@ -206,16 +206,13 @@ const WAITING_FOR: Record<LockKind, string> = {
 };
 
 /** The lock, once whoever holds it lets go; said once when someone does. */
-async function waitForLock(context: CommandContext, kind: LockKind): Promise<Lock> {
-  const lock = await lockWhenFree(
+const waitForLock = (context: CommandContext, kind: LockKind): Promise<Lock> =>
+  lockPolling(
     context,
     kind,
-    () => new Promise((resolve) => setTimeout(() => resolve(true), LOCK_POLL_MS)),
+    LOCK_POLL_MS,
     () => context.stderr(`docsearch-hook index: ${WAITING_FOR[kind]}; waiting for it`),
   );
-  // A pause that never says to stop: the lock always comes.
-  return lock!;
-}
 
 /** Indexes the docs of the direct dependencies of the project in `dir` (relative to the context's folder). */
 export async function addProject(

@@ -322,12 +322,14 @@ function keepUp(
       started,
       updated: started,
     };
-    let building = false;
+    let working = false;
     const save = (fields: Partial<UpkeepProgress> = {}) => {
       Object.assign(record, fields, { updated: now() });
-      if (record.phase === "building") building = true;
-      // Until this round builds, another session's build of this project is the news, not this one's wait.
-      const current = building ? undefined : readProgress(os, stateDir, project);
+      if (record.built > 0 || record.fetching !== undefined) working = true;
+      // Until this round builds or fetches something itself, another session's build of this project is the
+      // news, not this one's wait for the install, the build lock or that session's fetch, nor its finding that
+      // the other built it all.
+      const current = working ? undefined : readProgress(os, stateDir, project);
       if (
         current?.phase === "building" && current.started !== started && now() - current.updated < STALE_MS
       ) {
@@ -468,12 +470,11 @@ function keepUp(
           save();
         });
       }
-      // Each entry as its package's published docs now stand: a fetch that waited for another process's
-      // finds that one's fetches done, and no reply of this worker's names them.
-      if (fetch !== undefined) {
-        for (const pkg of packages) if (indexes.has(key(pkg))) list(pkg);
-        config.write(entries);
-      }
+      // Each entry as its package's published docs now stand: another process's fetch may have ended since
+      // the package was listed (this round then found nothing due, or waited for that fetch), and no reply of
+      // this worker's names it.
+      for (const pkg of packages) if (indexes.has(key(pkg))) list(pkg);
+      config.write(entries);
     } finally {
       // Listed however the build ended: the indexes that are ready are searchable.
       const unwritten = config.end();

@@ -8,7 +8,7 @@
  */
 import { messageOf } from "../errors.ts";
 import type { IndexHome } from "../docs/indexes.ts";
-import { lockWhenFree } from "./build_lock.ts";
+import { lockPolling } from "./build_lock.ts";
 import { indexedBefore, type PackageIndex, packageIndex } from "./index_project.ts";
 import { type NetworkPolicy, resolveDns } from "./net_policy.ts";
 import type { InstalledPackage } from "./npm.ts";
@@ -58,16 +58,16 @@ const now = () => Date.now();
  * the fetch lock: due is asked under it, as the process that held it may have fetched them.
  */
 async function fetchAll(home: IndexHome, fetch: NonNullable<BuildRequest["fetch"]>): Promise<void> {
-  const lock = await lockWhenFree(
+  const lock = await lockPolling(
     home,
     "fetch",
-    () => new Promise((resolve) => setTimeout(() => resolve(true), fetch.lockPollMs)),
+    fetch.lockPollMs,
     () => scope.postMessage({ waitingForFetch: true }),
   );
   try {
     for (const pkg of fetch.packages) await fetchOne(home, pkg, fetch.policy);
   } finally {
-    lock?.release();
+    lock.release();
   }
 }
 
