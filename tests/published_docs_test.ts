@@ -529,8 +529,7 @@ Deno.test("index add --project: a thin package's published docs in its entry; wi
 
 Deno.test("index add --project: the build lock is let go before a fetch, which holds only the fetch lock; a second run waits for it, then finds it done", async () => {
   await using m = await machine();
-  let answer!: () => void;
-  const stall = new Promise<void>((resolve) => answer = resolve);
+  const { promise: stall, resolve: answer } = Promise.withResolvers<void>();
   await using server = await site({ stall });
   installed(`${m.project}/node_modules/widget`, "widget", "1.2.0", { repository: `${server.origin}/o/r` });
   Deno.writeTextFileSync(`${m.project}/package.json`, JSON.stringify({ dependencies: { widget: "^1.2.0" } }));

@@ -238,8 +238,7 @@ const TESTS_NETWORK = { http: true, privateHosts: true };
 
 Deno.test("upkeep: the build lock goes once every package is built, and the fetch runs under the fetch lock alone", async () => {
   await using m = await machine();
-  let answer!: () => void;
-  const stall = new Promise<void>((resolve) => answer = resolve);
+  const { promise: stall, resolve: answer } = Promise.withResolvers<void>();
   await using server = await site({ stall });
   installWidget(m.project, server.origin);
   const { context, log } = session({ ...m.context(), network: TESTS_NETWORK });
@@ -314,8 +313,7 @@ Deno.test("upkeep: a fetch waits for another process's, then finds its package f
 
 Deno.test("upkeep: while one session fetches, another in the project that finds everything built leaves the record to it", async () => {
   await using m = await machine();
-  let answer!: () => void;
-  const stall = new Promise<void>((resolve) => answer = resolve);
+  const { promise: stall, resolve: answer } = Promise.withResolvers<void>();
   await using server = await site({ stall });
   installWidget(m.project, server.origin);
   const sessions = [session({ ...m.context(), network: TESTS_NETWORK })];
