@@ -17,6 +17,7 @@ import {
 } from "../lib/project/net_policy.ts";
 import type { InstalledPackage } from "../lib/project/npm.ts";
 import {
+  describePublished,
   type FetchDeps,
   fetchDue,
   fetchPublished,
@@ -418,6 +419,41 @@ Deno.test("fetchPublished: a dead host is a failure, recorded and asked again on
   // A package with docs enough is never fetched for.
   assertEquals(fetchDue(5000, undefined, NOW), false);
   assertEquals(fetchDue(40, undefined, NOW), true);
+});
+
+Deno.test("fetchPublished: offline, each source is tried once and named once with why it was not asked, and asked again later", async () => {
+  await using m = await machine();
+  const context = m.context();
+  const pkg = installed(`${m.home}/nm/widget`, "widget", "1.2.0", {
+    repository: "https://code.example/o/r",
+    homepage: "https://site.example/",
+  });
+  Deno.mkdirSync(`${context.stateDir}/indexes`, { recursive: true });
+  packageIndex(context, pkg);
+  let asked = 0;
+  const resolved: string[] = [];
+  const state = await fetchPublished(context, pkg, {
+    ...deps(PRODUCT_POLICY),
+    fetch: () => {
+      asked++;
+      return Promise.resolve(new Response("never"));
+    },
+    resolve: (host) => {
+      resolved.push(host);
+      return Promise.reject(new Error(`${host} does not resolve`));
+    },
+  });
+  assertEquals(asked, 0);
+  // Once each (the archive; the site's robots.txt, then its llms-full.txt): a request declined before it was
+  // made is not tried again a second later.
+  assertEquals(resolved, ["code.example", "site.example", "site.example"]);
+  assertEquals(
+    describePublished(state),
+    "published docs failed: not fetched: https://code.example/o/r/archive/refs/tags/v1.2.0.tar.gz " +
+      "(code.example does not resolve); cannot read https://site.example/: could not be read: not fetched: " +
+      "https://site.example/llms-full.txt (site.example does not resolve) (asked again in an hour)",
+  );
+  assertEquals(fetchDue(40, publishedState(context, pkg), NOW + RETRY_MS), true);
 });
 
 Deno.test("fetchArchive: an archive over the size cap, or unpacking past it, is refused; entries that climb out or link are not read", async () => {

@@ -20,12 +20,19 @@ export interface RetryPolicy {
   retryDelaysMs: readonly number[];
 }
 
+/**
+ * A request the fetch function declined to make (a network policy's refusal, a host this machine cannot
+ * resolve); its message names the URL and why. Asked again a second later it would be declined again: it is
+ * never retried.
+ */
+export class NotAskedError extends Error {}
+
 /** An answer that may be different if asked again a little later: the site is busy or broken for now. */
 export const transient = (status: number): boolean => status === 429 || status >= 500;
 
 /**
- * Requests that retry timeouts, 429 and 5xx, and follow no redirect by themselves: the crawl decides
- * whether a redirect's target is in scope.
+ * Requests that retry timeouts, network errors, 429 and 5xx (not a request declined before it was made), and
+ * follow no redirect by themselves: the crawl decides whether a redirect's target is in scope.
  */
 export function requester(
   fetch: typeof globalThis.fetch,
@@ -44,7 +51,7 @@ export function requester(
         if (!transient(response.status) || last) return response;
         await response.body?.cancel();
       } catch (error) {
-        if (last) throw error;
+        if (last || error instanceof NotAskedError) throw error;
       }
       await sleep(policy.retryDelaysMs[attempt]);
     }

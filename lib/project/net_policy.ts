@@ -5,6 +5,7 @@
  * only https URLs of public hosts, by name and by the addresses the name resolves to; tests give a policy that
  * lets them serve on 127.0.0.1. The policy is data, so that it crosses into the upkeep's worker thread.
  */
+import { NotAskedError } from "../docs/crawl_fetch.ts";
 import { messageOf } from "../errors.ts";
 
 export interface NetworkPolicy {
@@ -25,8 +26,11 @@ export interface NetworkPolicy {
 /** What the program asks when it runs for a user. */
 export const PRODUCT_POLICY: NetworkPolicy = { http: false, privateHosts: false };
 
-/** A request the policy refuses: it never leaves the machine. */
-export class RefusedUrlError extends Error {}
+/**
+ * A request the policy refuses: it never leaves the machine, now or later. A name that does not resolve is a
+ * NotAskedError only: the machine may be offline now.
+ */
+export class RefusedUrlError extends NotAskedError {}
 
 /** Whether an IPv4 address (dotted) is one a public site cannot have. */
 function privateIPv4(address: string): boolean {
@@ -93,7 +97,11 @@ export const resolveDns: Resolve = async (host) => {
   const found = await Promise.allSettled([Deno.resolveDns(host, "A"), Deno.resolveDns(host, "AAAA")]);
   const addresses = found.flatMap((result) => result.status === "fulfilled" ? result.value : []);
   if (addresses.length === 0) {
-    const failed = found.find((result) => result.status === "rejected");
+    // "No records found" is all there is to say (the resolver's text adds its query's debug dump); anything
+    // else (a timeout, a refused lookup) is said as it is.
+    const failed = found.find((result) =>
+      result.status === "rejected" && !(result.reason instanceof Deno.errors.NotFound)
+    ) as PromiseRejectedResult | undefined;
     throw new Error(`${host} does not resolve${failed ? `: ${messageOf(failed.reason)}` : ""}`);
   }
   return addresses;
@@ -122,7 +130,7 @@ export function guardedFetch(
       } catch (error) {
         // Behind a proxy only the proxy resolves names (see NetworkPolicy.proxied). Without one, not asked;
         // and a failure to ask again later, not a refusal: a machine offline now resolves nothing.
-        if (!policy.proxied) throw new Error(`not fetched: ${url.href} (${messageOf(error)})`);
+        if (!policy.proxied) throw new NotAskedError(`not fetched: ${url.href} (${messageOf(error)})`);
       }
       const privateOnes = addresses.filter(privateAddress);
       if (privateOnes.length > 0) {

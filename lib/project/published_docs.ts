@@ -13,7 +13,8 @@
  * asked again after RETRY_MS; a package that publishes nothing readable is not asked again at that version.
  */
 import { count } from "../cli/io.ts";
-import { type CrawlOptions, DEFAULT_CRAWL } from "../docs/crawl.ts";
+import { type CrawlOptions, DEFAULT_CRAWL, SiteUnreachableError } from "../docs/crawl.ts";
+import { NotAskedError } from "../docs/crawl_fetch.ts";
 import { deleteIndexFiles, indexFile, type IndexHome } from "../docs/indexes.ts";
 import { readSite } from "../docs/site.ts";
 import { documentKind } from "../docs/sources.ts";
@@ -92,7 +93,7 @@ export function describePublished(state: PublishedState): string {
     })`;
   }
   return "failed" in state
-    ? `published docs not fetched: ${state.failed} (asked again in an hour)`
+    ? `published docs failed: ${state.failed} (asked again in an hour)`
     : `no published docs: ${state.none}`;
 }
 
@@ -202,7 +203,10 @@ export async function fetchPublished(
           if (read === undefined) notes.push(`${site.href} had no pages to read`);
         }
       } catch (error) {
-        (isFailure(error) ? failures : notes).push(`${site.href}: ${messageOf(error)}`);
+        // A site that cannot be read says so with its address.
+        (isFailure(error) ? failures : notes).push(
+          error instanceof SiteUnreachableError ? messageOf(error) : `${site.href}: ${messageOf(error)}`,
+        );
       }
       // Reading a site drops what it did not read from the index: the tag's files go back in.
       const again = tagged && writeTag(index, tagged, tag?.published.at ?? deps.now());
@@ -275,7 +279,9 @@ async function fromRepository(
     try {
       answer = await fetchArchive(url, repository.directory, request);
     } catch (error) {
-      (isFailure(error) ? failures : notes).push(`${url.href}: ${messageOf(error)}`);
+      (isFailure(error) ? failures : notes).push(
+        error instanceof NotAskedError ? messageOf(error) : `${url.href}: ${messageOf(error)}`,
+      );
       return undefined;
     }
     if ("missing" in answer) {
