@@ -138,7 +138,7 @@ export function publishedDocsCheck(
         fact.fetched.repository === undefined ? "" : ` and the archive ${fact.fetched.repository}`
       } (fetched ${new Date(fact.fetched.at).toISOString().slice(0, 10)})`
       : fact.failed
-      ? `${fact.pkg}: not fetched, the network failed: ${fact.failed}`
+      ? `${fact.pkg}: failed: ${fact.failed}`
       : `${fact.pkg}: none found (${fact.none})`
   );
   const off = fetchOn ? "" : "dependency_docs.fetch is false: nothing is fetched from the network";
