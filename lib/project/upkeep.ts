@@ -10,8 +10,8 @@
  * project, at that package@version costs nothing. The worker then fetches the published docs of thin packages
  * under the fetch lock, the build lock let go. Each package is listed in the project's local config layer
  * within a second of its index being ready, so the hook sends web searches to it from then on. Progress goes
- * to a record that `status`, `doctor` and `list_indexes` show (upkeep_progress.ts). `dependency_docs.auto: false` turns
- * it off; `index add --project` does the same by hand.
+ * to a record that `status`, `doctor` and `list_indexes` show (upkeep_progress.ts). `dependency_docs.auto:
+ * false` turns it off; `index add --project` does the same by hand.
  */
 import type { CommandContext } from "../cli/context.ts";
 import { count } from "../cli/io.ts";
