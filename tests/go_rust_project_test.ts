@@ -198,7 +198,7 @@ Deno.test("dpkg's status database: the version of each installed package asked a
   );
 });
 
-Deno.test("Cargo.toml: every dependency table, target-specific ones, renames by package, workspace = true; path and git left out", () => {
+Deno.test("Cargo.toml: every dependency table, target-specific ones, renames by package, workspace = true, git; path left out", () => {
   const names = manifestCrates(
     {
       package: { name: "app" },
@@ -219,24 +219,52 @@ Deno.test("Cargo.toml: every dependency table, target-specific ones, renames by 
     },
     { shared: { version: "1", package: "shared-real" }, shared_local: { path: "crates/shared" } },
   );
-  assertEquals(names.sort(), ["cc", "libc", "semver", "serde", "serde_json", "shared-real", "winapi"]);
+  assertEquals(names.sort(), [
+    "cc",
+    "forked",
+    "libc",
+    "semver",
+    "serde",
+    "serde_json",
+    "shared-real",
+    "winapi",
+  ]);
 });
 
-Deno.test("Cargo.lock: the version each member depends on, told apart when several are locked; only registry crates", () => {
+Deno.test("Cargo.lock: the version each member depends on, told apart when several are locked; registry crates and git ones at a whole commit", () => {
   const registry = "registry+https://github.com/rust-lang/crates.io-index";
+  const commit = "0123456789abcdef0123456789abcdef01234567";
   const lock = {
     package: [
-      { name: "app", version: "0.1.0", dependencies: ["itoa 1.0.1", "semver", "forked", "helper"] },
+      {
+        name: "app",
+        version: "0.1.0",
+        dependencies: ["itoa 1.0.1", "semver", "forked", "helper", "pathy", "partial"],
+      },
       { name: "helper", version: "0.1.0", dependencies: ["itoa 0.4.8"] },
       { name: "itoa", version: "0.4.8", source: registry },
       { name: "itoa", version: "1.0.1", source: registry },
       { name: "semver", version: "1.0.14", source: "sparse+https://index.crates.io/" },
-      { name: "forked", version: "0.3.0", source: "git+https://example.org/forked#abc" },
+      {
+        name: "forked",
+        version: "0.3.0",
+        source: `git+https://example.org/o/forked.git?branch=main#${commit}`,
+      },
+      // No commit Cargo.lock pins: nothing to read it at.
+      { name: "partial", version: "0.1.0", source: "git+https://example.org/o/partial#abc" },
+      { name: "pathy", version: "0.1.0", source: "path+file:///somewhere" },
     ],
   };
-  const versions = lockedVersions(lock, new Set(["app"]), new Set(["itoa", "semver", "forked"]));
-  assertEquals([...versions].sort(), [["itoa", "1.0.1"], ["semver", "1.0.14"]]);
-  assertEquals([...lockedVersions(lock, new Set(["helper"]), new Set(["itoa"]))], [["itoa", "0.4.8"]]);
+  const wanted = new Set(["itoa", "semver", "forked", "pathy", "partial"]);
+  const versions = lockedVersions(lock, new Set(["app"]), wanted);
+  assertEquals([...versions].sort(), [
+    ["forked", { version: "0.3.0", git: { url: "https://example.org/o/forked.git", commit } }],
+    ["itoa", { version: "1.0.1" }],
+    ["semver", { version: "1.0.14" }],
+  ]);
+  assertEquals([...lockedVersions(lock, new Set(["helper"]), new Set(["itoa"]))], [["itoa", {
+    version: "0.4.8",
+  }]]);
 });
 
 Deno.test("rustDependencies: a workspace's members' crates at Cargo.lock's versions, in CARGO_HOME's registry sources", async () => {
@@ -287,6 +315,51 @@ Deno.test("rustDependencies: a workspace's members' crates at Cargo.lock's versi
     assertEquals(cargoHome(envOf({ HOME: "/h" }), os), "/h/.cargo");
     await Deno.writeTextFile(`${project}/Cargo.toml`, "[workspace\n");
     throws(() => rustDependencies(project, envOf({}), os), /Cargo\.toml is not valid TOML \(line 1/);
+  });
+});
+
+Deno.test("rustDependencies: a git crate in Cargo's checkout of the commit Cargo.lock pins, found in its repository's folders; its version names the commit", async () => {
+  await withDir(async (dir) => {
+    const project = `${dir}/app`;
+    const home = `${dir}/cargo`;
+    const commit = "89abcdef0123456789abcdef0123456789abcdef";
+    await write(
+      `${project}/Cargo.toml`,
+      '[package]\nname = "app"\n[dependencies]\ntool = { git = "https://github.com/Org/Toolbox", branch = "main" }\n' +
+        'gone = { git = "https://github.com/o/gone" }\n',
+    );
+    await write(
+      `${project}/Cargo.lock`,
+      [
+        'version = 3\n[[package]]\nname = "app"\nversion = "0.1.0"\ndependencies = ["tool", "gone"]',
+        `[[package]]\nname = "tool"\nversion = "0.3.0"\nsource = "git+https://github.com/Org/Toolbox?branch=main#${commit}"`,
+        `[[package]]\nname = "gone"\nversion = "1.0.0"\nsource = "git+https://github.com/o/gone#${
+          "f".repeat(40)
+        }"`,
+      ].join("\n\n"),
+    );
+    const checkouts = `${home}/git/checkouts`;
+    // Cargo's checkout of the commit: a workspace, the crate in crates/tool, beside a member whose manifest is
+    // not TOML (a checkout is anyone's: it is passed over).
+    const clone = `${checkouts}/toolbox-0123456789abcdef/89abcde`;
+    await write(`${clone}/Cargo.toml`, '[workspace]\nmembers = ["crates/*"]\n');
+    await write(`${clone}/crates/broken/Cargo.toml`, "[package\n");
+    await write(`${clone}/crates/tool/Cargo.toml`, '[package]\nname = "tool"\nversion = "0.3.0"\n');
+    // Another commit of it, and another repository of the same name: not the one pinned.
+    await write(`${checkouts}/toolbox-0123456789abcdef/1111111/Cargo.toml`, '[package]\nname = "tool"\n');
+    await write(`${checkouts}/toolbox-fedcba9876543210/2222222/Cargo.toml`, '[package]\nname = "tool"\n');
+    const found = rustDependencies(project, envOf({ CARGO_HOME: home }), os)!;
+    assertEquals(found.packages.map((p) => [p.name, p.version, p.dir, p.origin]), [
+      [
+        "tool",
+        "0.3.0+git.89abcde",
+        `${clone}/crates/tool`,
+        "as checked out from https://github.com/Org/Toolbox at 89abcde",
+      ],
+    ]);
+    // Not checked out: what a cargo fetch gets.
+    assertEquals(found.missing, ["gone"]);
+    assertEquals(packageIndexName(found.packages[0]), "crates-tool-0.3.0_git.89abcde");
   });
 });
 

@@ -4,8 +4,10 @@
  * workspace member, `workspace = true` entries through `[workspace.dependencies]`, a renamed one by its
  * `package`), each at the version `Cargo.lock` pins for the member that names it, in Cargo's registry sources
  * (`$CARGO_HOME/registry/src/<registry>/<name>-<version>`, `CARGO_HOME` else `~/.cargo`), else in Debian's
- * (`/usr/share/cargo/registry/<name>-<version>`, a librust-*-dev package). Path and git dependencies are
- * the project's own code or a checkout, not a registry's release: they are left out.
+ * (`/usr/share/cargo/registry/<name>-<version>`, a librust-*-dev package). A git dependency is read from
+ * Cargo's checkout of the commit Cargo.lock pins (`$CARGO_HOME/git/checkouts/<repository>-<hash>/<short
+ * commit>/`, the crate's folder in it), its version marked with that commit. Path dependencies are the
+ * project's own code: they are left out.
  */
 import { parse as parseToml, TomlError } from "smol-toml";
 import { messageOf, Problem } from "../errors.ts";
@@ -58,8 +60,8 @@ const TABLES = [
 ];
 
 /**
- * The registry crates a manifest depends on, by their real names: a table's key, or its `package` when it
- * renames one; `workspace = true` read through the workspace's own table. Path and git dependencies left out.
+ * The registry and git crates a manifest depends on, by their real names: a table's key, or its `package`
+ * when it renames one; `workspace = true` read through the workspace's own table. Path dependencies left out.
  */
 export function manifestCrates(manifest: Table, workspaceDependencies: Table = {}): string[] {
   const tables = [manifest, ...Object.values(table(manifest.target))].flatMap((scope) =>
@@ -73,7 +75,7 @@ export function manifestCrates(manifest: Table, workspaceDependencies: Table = {
         const shared = workspaceDependencies[key];
         spec = { ...typeof shared === "string" ? {} : table(shared), ...spec };
       }
-      if (spec.path !== undefined || spec.git !== undefined) continue;
+      if (spec.path !== undefined) continue;
       names.push(typeof spec.package === "string" ? spec.package : key);
     }
   }
@@ -137,27 +139,45 @@ function lockedPackages(lock: Table): LockedPackage[] {
     }));
 }
 
+/** What Cargo.lock pins a crate to: a registry's release, or a git repository's commit. */
+export interface Locked {
+  version: string;
+  /** A git dependency's repository (its URL without Cargo's `?branch=…`) and the full commit. */
+  git?: { url: string; commit: string };
+}
+
+/** `git+https://github.com/o/r?branch=main#<commit>`: the repository and the commit, when whole. */
+function gitSource(source: string): Locked["git"] {
+  const match = source.match(/^git\+([^?#]+)(?:\?[^#]*)?#([0-9a-f]{40})$/);
+  return match ? { url: match[1], commit: match[2] } : undefined;
+}
+
 /**
- * The versions Cargo.lock pins for `wanted` (real names), as the workspace members depend on them: a member's
- * `dependencies` name a crate alone (one version locked), or with its version when several are. Only crates from
- * a registry count (a `source` of `registry+…` or `sparse+…`).
+ * What Cargo.lock pins `wanted` (real names) to, as the workspace members depend on them: a member's
+ * `dependencies` name a crate alone (one version locked), or with its version when several are (and, for a
+ * git one, its source). Only crates from a registry (a `source` of `registry+…` or `sparse+…`) or a git
+ * repository at a commit count.
  */
 export function lockedVersions(
   lock: Table,
   members: ReadonlySet<string>,
   wanted: ReadonlySet<string>,
-): Map<string, string> {
+): Map<string, Locked> {
   const packages = lockedPackages(lock);
-  const found = new Map<string, string>();
+  const found = new Map<string, Locked>();
   for (const member of packages.filter((p) => p.source === undefined && members.has(p.name))) {
     for (const reference of member.dependencies) {
       const [name, version] = reference.split(" ");
       if (!wanted.has(name) || found.has(name)) continue;
-      const locked = packages.find((p) =>
-        p.name === name && (version === undefined || p.version === version) &&
-        /^(registry|sparse)\+/.test(p.source ?? "")
-      );
-      if (locked !== undefined) found.set(name, locked.version);
+      for (const p of packages) {
+        if (p.name !== name || (version !== undefined && p.version !== version)) continue;
+        const source = p.source ?? "";
+        const git = gitSource(source);
+        if (git !== undefined) found.set(name, { version: p.version, git });
+        else if (/^(registry|sparse)\+/.test(source)) found.set(name, { version: p.version });
+        else continue;
+        break;
+      }
     }
   }
   return found;
@@ -178,6 +198,79 @@ function registrySource(home: string | undefined, folder: string, os: OS): strin
     return undefined;
   }
   return registries.map((registry) => join(os, src, registry, folder)).find(isDirectory);
+}
+
+/** Folders looked through for a git crate's manifest in its repository's checkout: more than real ones hold. */
+const MAX_CHECKOUT_DIRS = 300;
+/** How deep in a checkout a crate's folder is looked for (`crates/<name>` is 2). */
+const MAX_CHECKOUT_DEPTH = 3;
+
+/** A manifest's package name; undefined when it has none, or cannot be read (a checkout is anyone's). */
+function packageName(manifest: string): string | undefined {
+  try {
+    const name = table(readToml(manifest)?.package).name;
+    return typeof name === "string" ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The folder under `root` (itself first, then breadth first, bounded) whose manifest names the crate `name`. */
+function crateFolder(root: string, name: string, os: OS): string | undefined {
+  const queue: { dir: string; depth: number }[] = [{ dir: root, depth: 0 }];
+  for (let seen = 0; queue.length > 0 && seen < MAX_CHECKOUT_DIRS; seen++) {
+    const { dir, depth } = queue.shift()!;
+    if (packageName(join(os, dir, "Cargo.toml")) === name) return dir;
+    if (depth === MAX_CHECKOUT_DEPTH) continue;
+    try {
+      const entries = [...Deno.readDirSync(dir)]
+        .filter((entry) => entry.isDirectory && !entry.name.startsWith(".") && entry.name !== "target")
+        .map((entry) => entry.name).sort();
+      for (const entry of entries) queue.push({ dir: join(os, dir, entry), depth: depth + 1 });
+    } catch {
+      // A folder that cannot be listed holds nothing found.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A git crate's folder in Cargo's checkout of its commit: `git/checkouts/<repository>-<hash>[-shallow]/<short
+ * commit>/`, the repository named by its URL's last segment (the hash is Cargo's own, of the URL: every one
+ * with that name is looked in), the commit by a prefix of at least 7 characters.
+ */
+function gitCheckout(
+  home: string | undefined,
+  git: NonNullable<Locked["git"]>,
+  name: string,
+  os: OS,
+): string | undefined {
+  if (home === undefined) return undefined;
+  const checkouts = join(os, home, "git", "checkouts");
+  const repository = (git.url.replace(/\/+$/, "").split("/").at(-1) ?? "").replace(/\.git$/, "")
+    .toLowerCase();
+  const list = (dir: string) => {
+    try {
+      return [...Deno.readDirSync(dir)].filter((entry) => entry.isDirectory).map((entry) => entry.name)
+        .sort();
+    } catch {
+      return [];
+    }
+  };
+  const clones = list(checkouts).filter((entry) => {
+    const match = entry.match(/^(.*)-[0-9a-f]{16}(-shallow)?$/);
+    return match !== null && match[1].toLowerCase() === repository;
+  });
+  for (const clone of clones) {
+    const revisions = list(join(os, checkouts, clone)).filter((entry) =>
+      entry.length >= 7 && git.commit.startsWith(entry)
+    );
+    for (const revision of revisions) {
+      const dir = crateFolder(join(os, checkouts, clone, revision), name, os);
+      if (dir !== undefined) return dir;
+    }
+  }
+  return undefined;
 }
 
 /** The project's direct Rust dependencies in Cargo's (or Debian's) registry sources, or undefined with no Cargo.toml. */
@@ -209,15 +302,33 @@ export function rustDependencies(project: string, env: Env, os: OS): ProjectDepe
   for (const member of members) wanted.delete(member);
   const lockfile = join(os, root, "Cargo.lock");
   const lock = readToml(lockfile);
-  const versions = lock === undefined ? new Map<string, string>() : lockedVersions(lock, members, wanted);
+  const versions = lock === undefined ? new Map<string, Locked>() : lockedVersions(lock, members, wanted);
   const home = cargoHome(env, os);
   const packages: InstalledPackage[] = [];
   const fromDebian: InstalledPackage[] = [];
   const missing: string[] = [];
   for (const name of [...wanted].sort()) {
-    const version = versions.get(name);
+    const locked = versions.get(name);
+    const version = locked?.version;
     if (version === undefined || !CRATE_NAME.test(name) || !VERSION.test(version)) {
       missing.push(name);
+      continue;
+    }
+    if (locked?.git !== undefined) {
+      const { url, commit } = locked.git;
+      const dir = gitCheckout(home, locked.git, name, os);
+      // The commit in the version: another commit of the same version is another index.
+      if (dir === undefined) missing.push(name);
+      else {
+        const short = commit.slice(0, 7);
+        packages.push({
+          ecosystem: "crates",
+          name,
+          version: `${version}+git.${short}`,
+          dir,
+          origin: `as checked out from ${url} at ${short}`,
+        });
+      }
       continue;
     }
     const folder = `${name}-${version}`;
