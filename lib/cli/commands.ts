@@ -41,6 +41,12 @@ const installOptions = {
   },
 } as const;
 
+/** uninstall's: install's, what `--mcp` does said the other way. */
+const uninstallOptions = {
+  ...installOptions,
+  mcp: { type: "boolean", description: 'also remove the MCP server "docsearch" that install --mcp registered' },
+} as const;
+
 /** The slash commands pass it: Claude Code hides a failed `!` command's output, so failures must exit 0 too. */
 const slashOption = {
   type: "boolean",
@@ -114,7 +120,7 @@ export const COMMANDS = {
     summary: "remove what install added to the agent's settings, and the slash commands",
     usage:
       "docsearch-hook uninstall [--scope user|project|local] [--agent claude|ripperdoc|gemini|qwen] [--settings PATH] [--commands] [--mcp] [--dry-run]",
-    options: installOptions,
+    options: uninstallOptions,
     run: async (args, context) => (await import("../install/install_command.ts")).uninstall(args, context),
   }),
   doctor: command({
