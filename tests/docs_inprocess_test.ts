@@ -78,6 +78,24 @@ Deno.test("index add, list, search and remove in process: the context's state an
   );
 });
 
+Deno.test("index add: says when the MCP server its entries send the agent to is not registered, and not once it is", async () => {
+  await using m = await machine();
+  await docsFolder(m);
+  const missing =
+    'docsearch-hook\'s MCP server "docsearch", which is not registered: run docsearch-hook install --mcp';
+  ok((await succeeds(["index", "add", "gitlab", "docs"], m.context())).includes(missing));
+  // Registered as install --mcp writes it.
+  await Deno.writeTextFile(
+    `${m.home}/.claude.json`,
+    JSON.stringify({
+      mcpServers: { docsearch: { type: "stdio", command: "docsearch-hook", args: ["mcp"] } },
+    }),
+  );
+  const again = await succeeds(["index", "add", "pipes", "docs"], m.context());
+  match(again, /Added the database "pipes"/);
+  ok(!again.includes("not registered"), again);
+});
+
 Deno.test("two machines in one process: each command sees its own context's indexes only", async () => {
   await using first = await machine();
   await using second = await machine();

@@ -901,6 +901,19 @@ Deno.test("mcp: a tool whose server is missing is a problem (✗: its searches a
   assertEquals(docs.status, "fail");
   match(docs.fix!, /claude mcp add docs\b/);
   ok(docs.message.includes(CLAUDE_JSON) && docs.message.includes(MCP_JSON), docs.message);
+  // docsearch-hook's own server: the command that registers it.
+  const [own] = mcpChecks(
+    {
+      ...EXAMPLE_CONFIG,
+      databases: EXAMPLE_CONFIG.databases.map((d) => ({ ...d, mcpToolName: "mcp__docsearch__search" })),
+    },
+    [],
+    [CLAUDE_JSON],
+  );
+  assertEquals([own.status, own.fix], [
+    "fail",
+    "docsearch-hook install --mcp registers docsearch-hook's own (or install the plugin, which brings it)",
+  ]);
 });
 
 Deno.test("mcp: server names are matched as Claude Code normalises them", () => {

@@ -44,7 +44,10 @@ const installOptions = {
 /** uninstall's: install's, what `--mcp` does said the other way. */
 const uninstallOptions = {
   ...installOptions,
-  mcp: { type: "boolean", description: 'also remove the MCP server "docsearch" that install --mcp registered' },
+  mcp: {
+    type: "boolean",
+    description: 'also remove the MCP server "docsearch" that install --mcp registered',
+  },
 } as const;
 
 /** The slash commands pass it: Claude Code hides a failed `!` command's output, so failures must exit 0 too. */

@@ -8,6 +8,8 @@ import type { CommandContext } from "../cli/context.ts";
 import { userConfigPath } from "../config/layers.ts";
 import { type EntryChange, withIndexEntry } from "./config_entry.ts";
 import { indexFile } from "./indexes.ts";
+import { BUILT_IN_TOOL, SERVER_NAME } from "./built_in.ts";
+import { builtInServerFound } from "../doctor/facts.ts";
 import { applySettings, planSettings } from "../install/json_file.ts";
 import type { Settings } from "../install/settings.ts";
 import type { Writer } from "../files.ts";
@@ -92,8 +94,15 @@ export function updateConfig(
   if (result.change === "unchanged") return;
   context.stdout(
     `${result.change === "added" ? "Added" : "Updated"} the database "${name}" in ${path}: web searches ` +
-      `about it now go to mcp__docsearch__search${
+      `about it now go to ${BUILT_IN_TOOL}${
         result.replacedTool ? ` (it named ${result.replacedTool} before)` : ""
       }.`,
   );
+  // The denials name the server's tool: without the server, the agent is sent to a tool it does not have.
+  if (!builtInServerFound(context)) {
+    context.stdout(
+      `The agent reaches these docs through docsearch-hook's MCP server "${SERVER_NAME}", which is not ` +
+        "registered: run docsearch-hook install --mcp (or install the plugin), then restart the agent.",
+    );
+  }
 }

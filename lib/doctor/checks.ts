@@ -3,7 +3,7 @@
  * exists, the resolved config), so each one is tested without a machine set up to fail that way.
  */
 import type { Config } from "../config/types.ts";
-import { builtInIndex, indexFileIn, NEXT_STEP } from "../docs/built_in.ts";
+import { builtInIndex, indexFileIn, NEXT_STEP, SERVER_NAME } from "../docs/built_in.ts";
 import {
   AGENT_NAMES,
   COMMENTED,
@@ -628,7 +628,9 @@ export function mcpChecks(
     return fail(
       name,
       `no MCP server "${guess}" is configured (${used}; looked in ${lookedIn.join(", ")})`,
-      `add it (claude mcp add ${guess} -- <its command>, or in the agent's settings), or set "mcp_tool_name" to a tool you have`,
+      guess === SERVER_NAME
+        ? "docsearch-hook install --mcp registers docsearch-hook's own (or install the plugin, which brings it)"
+        : `add it (claude mcp add ${guess} -- <its command>, or in the agent's settings), or set "mcp_tool_name" to a tool you have`,
     );
   });
 }

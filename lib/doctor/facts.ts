@@ -155,6 +155,29 @@ function mcpServers(
   return { servers, lookedIn, unreadable };
 }
 
+/** docsearch-hook's plugin, when Claude Code has it enabled in one of these settings files. */
+function claudePlugin(
+  settings: readonly SettingsFile[],
+  { env, os }: CommandContext,
+): EnabledPlugin | undefined {
+  const installed = installedPluginsPath(env, os);
+  return enabledPlugin(
+    settings.filter((file) => file.agent === "claude"),
+    installed === undefined ? undefined : readText(installed).text,
+  );
+}
+
+/**
+ * Whether the agent has docsearch-hook's own MCP server, which serves the built-in indexes: registered by
+ * `install --mcp`, or the plugin's. Where doctor looks, for a command that names the server's tool.
+ */
+export function builtInServerFound(context: CommandContext): boolean {
+  const projectDir = context.env("CLAUDE_PROJECT_DIR") || context.cwd;
+  const plugin = claudePlugin(settingsFiles(projectDir, context), context);
+  return plugin !== undefined ||
+    mcpServers(projectDir, context, plugin).servers.some((server) => server.name === SERVER_NAME);
+}
+
 /** Everything doctor judges but the state, the kill switch and the self-test, which it tries out itself. */
 export function gatherFacts(configFlag: string | undefined, context: CommandContext): DoctorFacts {
   const { env, os } = context;
@@ -162,11 +185,7 @@ export function gatherFacts(configFlag: string | undefined, context: CommandCont
   const self = selfCommand(context);
   const own = hookCommand(self, os);
   const settings = settingsFiles(projectDir, context);
-  const installed = installedPluginsPath(env, os);
-  const plugin = enabledPlugin(
-    settings.filter((file) => file.agent === "claude"),
-    installed === undefined ? undefined : readText(installed).text,
-  );
+  const plugin = claudePlugin(settings, context);
   const agent: CommandContext = plugin === undefined || env("DOCSEARCH_PLUGIN")
     ? context
     : { ...context, env: (key) => key === "DOCSEARCH_PLUGIN" ? PLUGIN_NAME : env(key) };
