@@ -96,6 +96,28 @@ Deno.test("index add: says when the MCP server its entries send the agent to is 
   ok(!again.includes("not registered"), again);
 });
 
+Deno.test("index add of a name that holds another source refuses, changing nothing; --replace replaces, and the description it wrote follows", async () => {
+  await using m = await machine();
+  const docs = await docsFolder(m);
+  const other = `${m.project}/other`;
+  await Deno.mkdir(other);
+  await Deno.writeTextFile(`${other}/deploy.md`, "# Deploy\n\nShip the build to the servers.\n");
+  await succeeds(["index", "add", "gitlab", "docs", "--no-config"], m.context());
+  // The same source again is a refresh.
+  match(await succeeds(["index", "add", "gitlab", docs], m.context()), /\(0 new or changed, 2 unchanged/);
+  const refused = m.context();
+  assertEquals(await main(["index", "add", "gitlab", other], refused), 1);
+  assertEquals(refused.err, [
+    `docsearch-hook index: the index gitlab already holds ${docs}; reading ${other} into it would replace those docs\n` +
+    `  fix: choose another name, or replace them: docsearch-hook index add gitlab ${other} --replace (index refresh gitlab reads ${docs} again)`,
+  ]);
+  match(await succeeds(["index", "list"], m.context()), /^gitlab {2}2 documents/);
+  const replaced = await succeeds(["index", "add", "gitlab", other, "--replace"], m.context());
+  match(replaced, /\(1 new or changed, 0 unchanged, 2 removed\)/);
+  const entry = JSON.parse(await Deno.readTextFile(userConfigOf(m))).databases[0];
+  assertEquals(entry.description, `gitlab documentation (from ${other})`);
+});
+
 Deno.test("two machines in one process: each command sees its own context's indexes only", async () => {
   await using first = await machine();
   await using second = await machine();

@@ -140,7 +140,7 @@ export const COMMANDS = {
     summary:
       "index documentation (a folder, a file or a docs site) for `search` and the MCP server; share indexes as files",
     usage:
-      "docsearch-hook index add <name> <folder|file|URL> [--keywords K,K] [--domains D,D] [--description TEXT] [--max-pages N] [--include PATH]… [--exclude PATH]… [--crawl]\n       docsearch-hook index add --project [folder]\n       docsearch-hook index refresh <name> [--max-pages N] [--include PATH]… [--exclude PATH]… [--crawl]\n       docsearch-hook index list\n       docsearch-hook index remove <name>\n       docsearch-hook index export <name> <file>\n       docsearch-hook index import <file|URL> [--sha256 HEX] [--name NAME]",
+      "docsearch-hook index add <name> <folder|file|URL> [--keywords K,K] [--domains D,D] [--description TEXT] [--max-pages N] [--include PATH]… [--exclude PATH]… [--crawl] [--replace]\n       docsearch-hook index add --project [folder]\n       docsearch-hook index refresh <name> [--max-pages N] [--include PATH]… [--exclude PATH]… [--crawl]\n       docsearch-hook index list\n       docsearch-hook index remove <name>\n       docsearch-hook index export <name> <file>\n       docsearch-hook index import <file|URL> [--sha256 HEX] [--name NAME]",
     options: {
       keywords: {
         type: "string",
@@ -181,6 +181,10 @@ export const COMMANDS = {
         type: "boolean",
         description:
           "add: index the installed docs of the project's direct dependencies (the folder given, else this one)",
+      },
+      replace: {
+        type: "boolean",
+        description: "add: read another source into an index of that name, replacing what it holds",
       },
       sha256: {
         type: "string",

@@ -46,6 +46,9 @@ function databasesOf(config: Record<string, unknown>): Entry[] {
   return databases as Entry[];
 }
 
+/** How the description an entry gets when none is given goes on after its name, to its source. */
+const FROM_SOURCE = " documentation (from ";
+
 /** Adds the index's entry, or points the entry of that name at the built-in tool, keeping what the user set. */
 export function withIndexEntry(config: Record<string, unknown>, index: IndexEntry): EntryChange {
   const databases = databasesOf(config);
@@ -61,7 +64,11 @@ export function withIndexEntry(config: Record<string, unknown>, index: IndexEntr
     path: index.path,
     mcp_tool_name: BUILT_IN_TOOL,
     tool_args: { index: index.name, query: "{query}" },
-    description: index.description ?? old.description ?? `${index.name} documentation (from ${index.source})`,
+    // The description this function wrote says where the docs came from: it follows a new source.
+    description: index.description ??
+      (typeof old.description === "string" && !old.description.startsWith(`${index.name}${FROM_SOURCE}`)
+        ? old.description
+        : `${index.name}${FROM_SOURCE}${index.source})`),
   };
   // The built-in tool takes `index`, not LEANN's `index_name`; left in, the guidance would pass both.
   delete entry.index_name;

@@ -35,6 +35,7 @@ export interface IndexArgs {
     sha256?: string;
     name?: string;
     project?: boolean;
+    replace?: boolean;
     "no-config"?: boolean;
     config?: string;
   };
@@ -63,6 +64,29 @@ function buildFiles(context: CommandContext, name: string, source: string): void
   if (built.documents === 0) {
     printError(say(`no documentation files in ${source} (.md, .markdown, .mdx, .html, .htm, .txt, .rst)`));
   }
+}
+
+/**
+ * Refuses to read a source into an index that holds another one: `add` of a name already taken would replace
+ * its docs (a long crawl, a team's import) without a word, and its config entry would go on describing the
+ * old ones. The same source again is a refresh, and goes on.
+ */
+function keepOther(context: CommandContext, name: string, wanted: { root: string } | { start: URL }): void {
+  if (!exists(indexFile(context, name))) return;
+  let held: string;
+  try {
+    const built = builtFrom(context, name);
+    held = "root" in built ? built.root : built.site.start.href;
+  } catch {
+    held = "docs this version cannot tell the source of (an imported index, or a project's package)";
+  }
+  const asked = "root" in wanted ? wanted.root : wanted.start.href;
+  if (held === asked) return;
+  throw new Problem(
+    `the index ${name} already holds ${held}; reading ${asked} into it would replace those docs`,
+    `choose another name, or replace them: docsearch-hook index add ${name} ${asked} --replace ` +
+      `(index refresh ${name} reads ${held} again)`,
+  );
 }
 
 /** How many pages a listing shows of each kind (skipped, failed) before it counts the rest. */
@@ -248,12 +272,14 @@ export async function run({ positionals, values }: IndexArgs, context: CommandCo
       if (!isUrl(source)) {
         notForFiles(values);
         const resolved = resolvePath(context.cwd, source, context.os);
+        if (!values.replace) keepOther(context, checked, { root: resolved });
         buildFiles(context, checked, resolved);
         updateConfig(context, checked, resolved, values);
         return 0;
       }
       const resolved = source.trim();
       const start = siteStart(resolved);
+      if (!values.replace) keepOther(context, checked, { start });
       const options = siteOptions(values, start);
       const incomplete = await buildSite(context, checked, start, options, sourceChoice(values));
       // An index that kept what it could read is still one to send the agent to.
