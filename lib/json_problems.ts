@@ -89,12 +89,19 @@ export function lineAndColumn(text: string, offset: number): string {
 /** A syntax error with line and column, and without the chunk of the file V8 quotes in some messages. */
 export function syntaxProblem(file: string, text: string, error: unknown): string {
   const original = messageOf(error);
-  const message = original
-    .replace(/, ".*" is not valid JSON$/s, "")
-    .replace(/ (?:in|after) JSON at position \d+(?: \(line \d+ column \d+\))?/, "");
   // Our scan does not check escapes inside strings (`"\x"`); V8's own position covers those.
   const scanned = syntaxErrorOffset(text);
   const offset = scanned >= 0 ? scanned : Number(/position (\d+)/.exec(original)?.[1] ?? -1);
+  // The slip people make most, deleting a list's last item, in words: V8 names the bracket, not the comma.
+  const message = /^[}\]]/.test(text.slice(offset)) && /,\s*$/.test(text.slice(0, offset))
+    ? "a comma before the closing bracket, which JSON does not allow"
+    : original
+      .replace(/, ".*" is not valid JSON$/s, "")
+      .replace(/ (?:in|after) JSON at position \d+(?: \(line \d+ column \d+\))?/, "")
+      .replace(
+        /^Expected (?:double-quoted )?property name(?: or '}')?$/,
+        "a property name in double quotes was expected",
+      );
   return offset < 0
     ? `${file}: invalid JSON: ${message}`
     : `${file}: invalid JSON at ${lineAndColumn(text, offset)}: ${message}`;

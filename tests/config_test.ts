@@ -72,6 +72,16 @@ Deno.test("invalid JSON is reported with line and column, and the file contribut
   assertEquals(config.databases, []);
   assertEquals(config.problems.length, 1);
   match(config.problems[0], /^x\.json: invalid JSON.*line 3/);
+  // The slips people make, in words: a comma left before a closing bracket, a name not in double quotes.
+  assertEquals(
+    resolveConfig([{ path: "y.json", text: '{\n  "databases": [\n    {"name": "a"},\n  ]\n}\n' }], true)
+      .problems,
+    ["y.json: invalid JSON at line 4, column 3: a comma before the closing bracket, which JSON does not allow"],
+  );
+  assertEquals(
+    resolveConfig([{ path: "z.json", text: "{\n  databases: []\n}\n" }], true).problems,
+    ["z.json: invalid JSON at line 2, column 3: a property name in double quotes was expected"],
+  );
 });
 
 Deno.test("wrong shapes are reported, each with a fix hint", () => {

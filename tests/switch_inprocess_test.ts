@@ -125,6 +125,23 @@ Deno.test("DOCSEARCH_HOOK_DISABLED in the context's variables: status says so an
   assertEquals(JSON.parse(without.out).killSwitch, false);
 });
 
+Deno.test("status names the config's problems, where a file that cannot be read would only look empty", async () => {
+  await using m = await machine();
+  await Deno.mkdir(`${m.home}/.claude/hooks`, { recursive: true });
+  const file = `${m.home}/.claude/hooks/docsearch-config.json`;
+  await Deno.writeTextFile(file, '{\n  "databases": [\n    {"name": "a", "keywords": ["a"]},\n  ]\n}\n');
+  const status = await run(["status"], m.context());
+  assertEquals(status.code, 0, status.err);
+  ok(
+    status.out.includes(
+      `  problem: ${file}: invalid JSON at line 4, column 3: a comma before the closing bracket, which JSON does ` +
+        "not allow (docsearch-hook check lists them)",
+    ),
+    status.out,
+  );
+  assertEquals(JSON.parse((await run(["status", "--json"], m.context())).out).configProblems.length, 1);
+});
+
 Deno.test("status and the list of switches in process, with no state yet, create nothing", async () => {
   await using m = await configured();
   const status = await run(["status"], m.context());

@@ -494,7 +494,11 @@ export function configChecks(config: Config, paths: readonly string[], explicit:
     const detail = (list: string[]) => list.map((problem) => problem.slice(path.length + 2)).join("; ");
     if (serious.length > 0) {
       checks.push(
-        fail(name, detail(serious), "correct the file at the JSON path shown (see docs/configuration.md)"),
+        fail(
+          name,
+          detail(serious),
+          "correct the file where the problem says (its JSON path, or line and column; see docs/configuration.md)",
+        ),
       );
     } else if (problems.length > 0) {
       checks.push(warn(name, detail(problems), "remove or rename the field"));
@@ -506,13 +510,15 @@ export function configChecks(config: Config, paths: readonly string[], explicit:
   // Problems not tied to one of the files (e.g. an --config file that does not exist).
   const loose = config.problems.filter((problem) => !paths.some((path) => problem.startsWith(`${path}:`)));
   for (const problem of loose) checks.push(fail("config", problem, "see docs/configuration.md"));
+  // A file with a problem says above what it left out, and the fix: no second line about the databases.
+  const faulty = config.problems.some((problem) => !isNotice(problem));
   if (config.files.length === 0 && !explicit) {
     checks.push(fail(
       "config",
       `no config file found (looked for ${paths.join(", ")}): nothing is redirected`,
       `docsearch-hook install creates the user config; then ${NEXT_STEP}`,
     ));
-  } else if (enabled.length === 0 && config.files.length > 0) {
+  } else if (enabled.length === 0 && config.files.length > 0 && !faulty) {
     checks.push(warn("databases", "no enabled database: every web search passes", NEXT_STEP));
   }
   return checks;

@@ -114,7 +114,7 @@ export function run(args: CheckArgs, context: CommandContext): number {
   if (config.problems.length > 0) {
     throw new Problem(
       `the config has ${config.problems.length} problem(s), listed above; the hook skips what they name`,
-      "edit the file at the JSON path shown, then run check again",
+      "edit the file where each problem says (its JSON path, or line and column), then run check again",
     );
   }
   return 0;

@@ -58,6 +58,8 @@ export interface StatusReport {
   killSwitch: boolean;
   switches: SwitchLine[];
   configFiles: string[];
+  /** What the config's files could not be read as: each skips what it names (check and doctor say more). */
+  configProblems: string[];
   /** How the background upkeep of the project's dependency docs is doing, when there is something to say. */
   dependencyDocs?: { project: string; ok: boolean; text: string };
 }
@@ -80,6 +82,7 @@ export function statusReport(
     killSwitch,
     switches: switchLines(switchCandidates(config), config, switches, killSwitch),
     configFiles: config.files,
+    configProblems: config.problems,
   };
 }
 
@@ -98,6 +101,7 @@ export function formatStatus(report: StatusReport): string {
   }
   lines.push(
     `Config: ${report.configFiles.length > 0 ? report.configFiles.join(", ") : "no config file found"}`,
+    ...report.configProblems.map((problem) => `  problem: ${problem} (docsearch-hook check lists them)`),
     "Change for this session: docsearch-hook disable <name> / enable <name> (in Claude Code: /docsearch:disable, /docsearch:enable)",
   );
   return lines.join("\n");
