@@ -25,5 +25,16 @@ export class UsageError extends InvalidInputError {
 /** What the command line exits with for an error its command threw: 2 for input, 1 for everything else. */
 export const exitCodeOf = (error: unknown): number => error instanceof InvalidInputError ? 2 : 1;
 
-/** An error's message, whatever was thrown. */
-export const messageOf = (error: unknown): string => error instanceof Error ? error.message : String(error);
+/**
+ * An error's message, whatever was thrown. Deno's fetch says only "fetch failed" and puts why in its cause
+ * ("error sending request for url (…): client error (Connect): dns error: …"): the why is said, without the
+ * URL its caller names anyway.
+ */
+export function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.message === "fetch failed" && error.cause instanceof Error) {
+    return error.cause.message.replace(/^error sending request for url \([^)]*\): /, "")
+      .replace(/^client error \([^)]*\): /, "");
+  }
+  return error.message;
+}

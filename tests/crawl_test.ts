@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as assertEquals, match, ok, rejects, throws } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { InvalidInputError } from "../lib/errors.ts";
+import { InvalidInputError, messageOf } from "../lib/errors.ts";
 import { withIndexEntry, withoutIndexEntry } from "../lib/docs/config_entry.ts";
 import {
   crawl,
@@ -19,7 +19,7 @@ import {
   SiteUnreachableError,
 } from "../lib/docs/crawl.ts";
 import { failureCounts, MAX_FAILED_SHARE, tooManyFailed } from "../lib/docs/crawl_failures.ts";
-import { conditional, requester } from "../lib/docs/crawl_fetch.ts";
+import { conditional, NotAskedError, requester } from "../lib/docs/crawl_fetch.ts";
 import { Frontier } from "../lib/docs/crawl_frontier.ts";
 import { readPage, responseAction } from "../lib/docs/crawl_page.ts";
 import { countsLine, progressDue, resumeLine, sitemapLine } from "../lib/docs/crawl_progress.ts";
@@ -553,6 +553,38 @@ Deno.test("requester: 429 and 5xx retried after each delay, the last answer kept
   sleeps.length = 0;
   const gone = requester(() => Promise.resolve(new Response(null, { status: 404 })), sleep, policy);
   assertEquals((await gone(START)).status, 404);
+  assertEquals(sleeps, []);
+
+  // A name that does not resolve, as Deno's fetch says it, and a request declined before it was made: tried
+  // once, and said by their cause.
+  tries = 0;
+  const offline = requester(
+    () => {
+      tries++;
+      return Promise.reject(
+        new TypeError("fetch failed", {
+          cause: new Error(
+            `error sending request for url (${START.href}): client error (Connect): dns error: failed to lookup ` +
+              "address information: Name or service not known",
+          ),
+        }),
+      );
+    },
+    sleep,
+    policy,
+  );
+  const error = await offline(START).catch((error) => error);
+  assertEquals(
+    [tries, sleeps, messageOf(error)],
+    [1, [], "dns error: failed to lookup address information: Name or service not known"],
+  );
+  tries = 0;
+  const declined = requester(
+    () => Promise.reject(new NotAskedError(`not fetched: ${++tries}`)),
+    sleep,
+    policy,
+  );
+  await rejects(declined(START), /^Error: not fetched: 1$/);
   assertEquals(sleeps, []);
 });
 

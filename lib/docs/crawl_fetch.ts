@@ -3,6 +3,7 @@
  * and bodies read only up to the size an index takes.
  */
 import { readUpTo } from "../bytes.ts";
+import { messageOf } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import { USER_AGENT } from "./robots.ts";
 import { MAX_FILE_BYTES } from "./sources.ts";
@@ -27,12 +28,16 @@ export interface RetryPolicy {
  */
 export class NotAskedError extends Error {}
 
+/** A host name that does not resolve (offline, a typo): asked again a second later, it still does not. */
+const unresolved = (error: unknown) => /^dns error\b/.test(messageOf(error));
+
 /** An answer that may be different if asked again a little later: the site is busy or broken for now. */
 export const transient = (status: number): boolean => status === 429 || status >= 500;
 
 /**
- * Requests that retry timeouts, network errors, 429 and 5xx (not a request declined before it was made), and
- * follow no redirect by themselves: the crawl decides whether a redirect's target is in scope.
+ * Requests that retry timeouts, network errors, 429 and 5xx (not a request declined before it was made, nor a
+ * host name that does not resolve), and follow no redirect by themselves: the crawl decides whether a
+ * redirect's target is in scope.
  */
 export function requester(
   fetch: typeof globalThis.fetch,
@@ -51,7 +56,7 @@ export function requester(
         if (!transient(response.status) || last) return response;
         await response.body?.cancel();
       } catch (error) {
-        if (last || error instanceof NotAskedError) throw error;
+        if (last || error instanceof NotAskedError || unresolved(error)) throw error;
       }
       await sleep(policy.retryDelaysMs[attempt]);
     }
