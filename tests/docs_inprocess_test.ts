@@ -118,6 +118,36 @@ Deno.test("index add of a name that holds another source refuses, changing nothi
   assertEquals(entry.description, `gitlab documentation (from ${other})`);
 });
 
+Deno.test("index add and search say what is missing: the source, a folder that is not there, the index a query lost its first word to", async () => {
+  await using m = await machine();
+  const fails = async (argv: string[], code: number) => {
+    const ctx = m.context();
+    assertEquals(await main(argv, ctx), code, ctx.out.join("\n"));
+    return ctx.err[0].split("\n").slice(0, 2).join("\n");
+  };
+  match(
+    await fails(["index", "add", "docs"], 2),
+    /^docsearch-hook index: say what to index as docs: a folder, a file, or a docs site's URL\nUsage: /,
+  );
+  match(await fails(["search", "gitlab"], 2), /^docsearch-hook search: say what to search for\n/);
+  assertEquals(
+    await fails(["index", "add", "docs", "nowhere"], 1),
+    `docsearch-hook index: there is no file or folder ${m.project}/nowhere\n` +
+      "  fix: give a folder or a file of documentation (Markdown, HTML or text), or a docs site's http(s) URL",
+  );
+  match(
+    await fails(["index", "add", "--project", "nowhere"], 1),
+    new RegExp(`^docsearch-hook index: there is no folder ${m.project}/nowhere\n`),
+  );
+  await docsFolder(m);
+  await succeeds(["index", "add", "gitlab", "docs", "--no-config"], m.context());
+  assertEquals(
+    await fails(["search", "how", "to", "register", "a", "runner"], 1),
+    "docsearch-hook search: there is no index how (there are: gitlab)\n" +
+      "  fix: name one of them first, or all: docsearch-hook search all <query…>",
+  );
+});
+
 Deno.test("two machines in one process: each command sees its own context's indexes only", async () => {
   await using first = await machine();
   await using second = await machine();

@@ -44,7 +44,9 @@ export function buildFromFiles(
     files = documentationFiles(root, home.os);
   } catch (error) {
     throw new Problem(
-      `cannot read ${root}: ${messageOf(error)}`,
+      error instanceof Deno.errors.NotFound
+        ? `there is no file or folder ${root}`
+        : `cannot read ${root}: ${messageOf(error)}`,
       "give a folder or a file of documentation (Markdown, HTML or text), or a docs site's http(s) URL",
     );
   }

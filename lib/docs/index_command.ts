@@ -264,7 +264,7 @@ export async function run({ positionals, values }: IndexArgs, context: CommandCo
       }
       const checked = checkIndexName(name);
       if (source === undefined) {
-        throw new UsageError("docsearch-hook index add <name> <folder|file|URL>");
+        throw new UsageError(`say what to index as ${checked}: a folder, a file, or a docs site's URL`);
       }
       // Options are checked before any work, so a typo costs nothing.
       list("keywords", values.keywords);

@@ -19,7 +19,10 @@ export function targetIndexes(home: IndexHome, target: string): string[] {
   if (!names.includes(target)) {
     throw new Problem(
       `there is no index ${target}${names.length > 0 ? ` (there are: ${names.join(", ")})` : ""}`,
-      "docsearch-hook index add <name> <folder|file|URL>",
+      // The first word is the index: a query typed without one loses its first word to it.
+      names.length > 0
+        ? "name one of them first, or all: docsearch-hook search all <query…>"
+        : "docsearch-hook index add <name> <folder|file|URL>",
     );
   }
   return [target];

@@ -16,7 +16,11 @@ export function run({ positionals, values }: SearchArgs, context: CommandContext
   const [target, ...words] = positionals;
   const query = words.join(" ");
   if (target === undefined || query.trim() === "") {
-    throw new UsageError("docsearch-hook search <index name|all> <query…>");
+    throw new UsageError(
+      target === undefined
+        ? "say which index to search (or all), then what to search for"
+        : "say what to search for",
+    );
   }
   const limit = Number(values.limit ?? 5);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {

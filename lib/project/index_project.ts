@@ -11,7 +11,7 @@ import { Problem } from "../errors.ts";
 import { type PackageEntry, withPackageEntries } from "../docs/config_entry.ts";
 import { indexFile, type IndexHome } from "../docs/indexes.ts";
 import { DocsIndex } from "../docs/store.ts";
-import { isFile } from "../files.ts";
+import { isDirectory, isFile } from "../files.ts";
 import { type Env, join, type OS, resolvePath } from "../paths.ts";
 import { type Lock, type LockKind, lockPolling } from "./build_lock.ts";
 import { recordLockfiles } from "./stamp.ts";
@@ -222,6 +222,12 @@ export async function addProject(
 ): Promise<void> {
   const { env, os, stdout: print, stderr: printError } = context;
   const project = resolvePath(context.cwd, dir ?? ".", os);
+  if (!isDirectory(project)) {
+    throw new Problem(
+      `there is no folder ${project}`,
+      "run it in the project's folder, or pass the folder: docsearch-hook index add --project <folder>",
+    );
+  }
   const { dependencies, python } = installedDependencies(project, env, os);
   if (dependencies === undefined) {
     throw new Problem(

@@ -84,7 +84,7 @@ Deno.test("index and search errors: usage 2, missing things 1, each with a way f
   await using box = await sandbox();
   const missing = await cli(box, ["index", "add", "x", `${box.home}/nope`]);
   assertEquals(missing.code, 1);
-  match(missing.stderr, /cannot read .*nope/);
+  match(missing.stderr, /there is no file or folder .*nope/);
   assertEquals((await cli(box, ["index", "add", "../evil", box.home])).code, 2);
   assertEquals((await cli(box, ["index", "frobnicate"])).code, 2);
   const noIndex = await cli(box, ["search", "gitlab", "runner"]);
