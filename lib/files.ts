@@ -1,6 +1,6 @@
 /** Reading and replacing the user's files so that a failure half-way never leaves a half-written one. */
 import { messageOf, Problem } from "./errors.ts";
-import { dirName, isAbsolute, join, type OS } from "./paths.ts";
+import { baseName, dirName, isAbsolute, join, type OS } from "./paths.ts";
 
 /** What a write needs of the process it runs in: path rules, and a temp name no other process picks. */
 export interface Writer {
@@ -142,6 +142,39 @@ export function writeAtomically(path: string, text: string, { os, pid }: Writer)
 /** `20261121T101500Z`: sorts by time, and has no characters that any file system refuses. */
 function stamp(now: Date): string {
   return now.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(/[-:]/g, "");
+}
+
+/**
+ * Deletes all but the newest `keep` of `path`'s backups (backUp's names, by when they were written: a name's
+ * number is reused once its file is gone): for a file the program rewrites often, where one backup per edit
+ * would pile up unseen.
+ */
+export function pruneBackups(path: string, keep: number, os: OS): void {
+  const dir = dirName(path);
+  const prefix = `${baseName(path)}.bak-`;
+  let backups: { file: string; written: number }[];
+  try {
+    backups = [...Deno.readDirSync(dir)]
+      // Only backUp's names: a file the user named alike is not ours to delete.
+      .filter((entry) =>
+        entry.isFile && entry.name.startsWith(prefix) &&
+        /^\d{8}T\d{6}Z(?:-\d+)?$/.test(entry.name.slice(prefix.length))
+      )
+      .map((entry) => {
+        const file = join(os, dir, entry.name);
+        return { file, written: Deno.statSync(file).mtime?.getTime() ?? 0 };
+      });
+  } catch {
+    return;
+  }
+  backups.sort((a, b) => a.written - b.written);
+  for (const { file } of backups.slice(0, Math.max(0, backups.length - keep))) {
+    try {
+      Deno.removeSync(file);
+    } catch {
+      // One that cannot go now goes next time.
+    }
+  }
 }
 
 /** Copies `path` to `<path>.bak-<UTC time>` (a new name even when two backups fall in the same second). */

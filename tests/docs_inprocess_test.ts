@@ -148,6 +148,30 @@ Deno.test("index add and search say what is missing: the source, a folder that i
   );
 });
 
+Deno.test("index add and remove keep the newest 5 backups of the config they rewrite, and leave files named alike", async () => {
+  await using m = await machine();
+  await docsFolder(m);
+  const dir = `${m.home}/.claude/hooks`;
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.writeTextFile(`${dir}/docsearch-config.json`, '{ "databases": [] }\n');
+  await Deno.writeTextFile(`${dir}/docsearch-config.json.bak-mine`, "kept");
+  // The machine's clock stands still: every backup falls in one second, and names freed are taken again.
+  for (let i = 0; i < 6; i++) {
+    await succeeds(["index", "add", `docs${i}`, "docs"], m.context());
+    await succeeds(["index", "remove", `docs${i}`], m.context());
+  }
+  const backups = [...Deno.readDirSync(dir)].map((entry) => entry.name).filter((name) =>
+    name.includes(".bak-")
+  );
+  assertEquals(backups.length, 6, backups.join(", "));
+  ok(backups.includes("docsearch-config.json.bak-mine"));
+  // The newest is there: the config as it was before the last remove, with docs5's entry.
+  const newest = backups.filter((name) => name !== "docsearch-config.json.bak-mine")
+    .map((name) => ({ name, at: Deno.statSync(`${dir}/${name}`).mtime!.getTime() }))
+    .sort((a, b) => b.at - a.at)[0];
+  match(await Deno.readTextFile(`${dir}/${newest.name}`), /"docs5"/);
+});
+
 Deno.test("two machines in one process: each command sees its own context's indexes only", async () => {
   await using first = await machine();
   await using second = await machine();

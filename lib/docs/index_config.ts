@@ -12,7 +12,7 @@ import { BUILT_IN_TOOL, SERVER_NAME } from "./built_in.ts";
 import { builtInServerFound } from "../doctor/facts.ts";
 import { applySettings, planSettings } from "../install/json_file.ts";
 import type { Settings } from "../install/settings.ts";
-import type { Writer } from "../files.ts";
+import { pruneBackups, type Writer } from "../files.ts";
 
 /** The options of `index` these read. */
 export interface ConfigValues {
@@ -40,8 +40,12 @@ export function configFile(values: ConfigValues, { env, os }: Pick<CommandContex
   return path;
 }
 
+/** The config's backups kept: every index add, remove and import makes one, and nobody reads a tenth. */
+const KEPT_BACKUPS = 5;
+
 /**
- * Rewrites the config through `change`, keeping its layout, after a backup (named for the time `at.now` says).
+ * Rewrites the config through `change`, keeping its layout, after a backup (named for the time `at.now` says;
+ * the newest KEPT_BACKUPS are kept).
  * A config that cannot be read or rewritten exactly is left alone, and the message says the index itself is
  * built.
  */
@@ -55,7 +59,7 @@ export function editConfig(
       const result = change(config);
       return { ...result, settings: result.config, changed: result.change !== "unchanged" };
     });
-    if (plan.merge.changed) applySettings(plan, at);
+    if (plan.merge.changed && applySettings(plan, at) !== undefined) pruneBackups(path, KEPT_BACKUPS, at.os);
     return plan.merge;
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
