@@ -96,7 +96,7 @@ Deno.test("DocsIndex: put, search with weights and snippets, replace, remove, st
     assertEquals(hits.map((hit) => hit.source), ["/docs/runners.md", "/docs/other.md"]);
     assertEquals(hits[0].trail, ["Configure", "Executors"]);
     const snippet = index.snippets(quoted("executors"), [hits[0].passage]).get(hits[0].passage)!;
-    ok(snippet.includes("[executors]") || snippet.includes("[Executors]"), snippet);
+    ok(snippet.includes("**executors**") || snippet.includes("**Executors**"), snippet);
     assertEquals(index.holding('"executors"'), new Set(hits.map((hit) => hit.passage)));
     // Stemming: "configured" finds "Configure".
     ok(index.search(quoted("configured"), 5).length > 0);

@@ -326,12 +326,13 @@ export class DocsIndex {
   }
 
   /**
-   * Each passage's text around what `match` finds, the matches in [brackets]. One query for them all: every
-   * query with MATCH reads the match's whole lists of passages, however few rows it returns.
+   * Each passage's text around what `match` finds, the matches in **bold** (Markdown's, which a page's own
+   * text rarely has in the middle of a word; brackets broke its links, `[npm [install]](…)`). One query for
+   * them all: every query with MATCH reads the match's whole lists of passages, however few rows it returns.
    */
   snippets(match: string, passages: readonly number[]): Map<number, string> {
     const rows = this.sql(
-      `SELECT rowid AS passage, snippet(chunks, ${BODY_COLUMN}, '[', ']', '…', 24) AS snippet FROM chunks
+      `SELECT rowid AS passage, snippet(chunks, ${BODY_COLUMN}, '**', '**', '…', 24) AS snippet FROM chunks
        WHERE chunks MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
     ).all(match, JSON.stringify(passages)) as { passage: number; snippet: string }[];
     return new Map(rows.map((row) => [row.passage, row.snippet]));

@@ -52,7 +52,7 @@ const ALWAYS_LOAD = { "anthropic/alwaysLoad": true };
 
 const SEARCH_DESCRIPTION = "Search the local documentation indexes (the docs of the versions in use here, " +
   "indexed on this machine) and get the best page for each result, with its title, heading trail, source " +
-  "path or URL and a snippet with the matching words in [brackets]. Prefer this over web search for " +
+  "path or URL and a snippet with the matching words in **bold**. Prefer this over web search for " +
   "documentation questions; search the web only when these passages do not answer. It is a keyword index: " +
   "use the docs' own terms and API names when you know them (e.g. 'register runner token'). If the first " +
   "results miss, search again with other words, or pass several phrasings at once as a list; their " +

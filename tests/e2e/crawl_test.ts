@@ -209,7 +209,7 @@ Deno.test("index add <URL>: a docs site crawled in scope, its furniture left out
   assertEquals(sources(sitemapOnly), [`${site.origin}/docs/hidden.html`]);
   assertEquals(sources(moved), [`${site.origin}/docs/new.html`]);
   assertEquals(sources(latin), [`${site.origin}/docs/latin1.html`]);
-  ok(latin[0].snippet.includes("Crème [brûlée] à la façon"), latin[0].snippet);
+  ok(latin[0].snippet.includes("Crème **brûlée** à la façon"), latin[0].snippet);
   assertEquals(sources(code), [`${site.origin}/docs/api.html`]);
   assertEquals(code[0].trail, ["Endpoints"]);
   assertEquals(furniture, []);

@@ -137,7 +137,7 @@ Deno.test("each result's snippet is its own passage's text; a broken index is sk
   assertEquals((await cli(box, ["index", "add", "pg", docs, "--no-config"])).code, 0);
   const results = JSON.parse((await cli(box, ["search", "pg", "index concurrently", "--json"])).stdout);
   assertEquals(results[0].source, `${docs}/b.md`);
-  match(results[0].snippet, /\[concurrently\] without locking/);
+  match(results[0].snippet, /\*\*concurrently\*\* without locking/);
 
   await Deno.writeTextFile(`${box.state}/indexes/junk.db`, "not a database at all, just text\n".repeat(100));
   const all = await cli(box, ["search", "all", "index concurrently", "--json"]);
@@ -221,7 +221,7 @@ Deno.test("an index an older version built is refused by search with the fix, an
   const refreshed = await cli(box, ["index", "refresh", "old"]);
   assertEquals(refreshed.code, 0, refreshed.stderr);
   match(refreshed.stdout, /1 new or changed/);
-  match((await cli(box, ["search", "old", "apple"])).stdout, /\[apple\]/);
+  match((await cli(box, ["search", "old", "apple"])).stdout, /\*\*apple\*\*/);
 });
 
 async function sharedIndex(box: Sandbox): Promise<string> {
@@ -323,7 +323,7 @@ Deno.test("index import from a URL (a server on 127.0.0.1), and an HTTP error sa
     imported.stdout,
     /^Imported the index remote from http:\/\/127\.0\.0\.1:\d+\/fruit\.dsi: 2 documents/,
   );
-  match(succeeded(await cli(box, ["search", "remote", "stone"])), /\[stone\]/);
+  match(succeeded(await cli(box, ["search", "remote", "stone"])), /\*\*stone\*\*/);
   const missing = await cli(box, ["index", "import", `${base}/nothing.dsi`, "--name", "nothing"]);
   assertEquals(missing.code, 1);
   match(missing.stderr, /cannot download http:\/\/127\.0\.0\.1:\d+\/nothing\.dsi: HTTP 404/);

@@ -121,7 +121,7 @@ Deno.test("mcp: an SDK client lists both tools, searches an index built by the C
     ["1. Runners › Register a runner  (gitlab)", `   ${docs}/guide/runners.md`],
     text,
   );
-  match(first, /\[register\]/i);
+  match(first, /\*\*register\*\*/i);
 
   // Several phrasings in one call: their rankings fused, each page once.
   const fused = textOf(
