@@ -80,7 +80,10 @@ Deno.test("index add --project on a Python project: its virtualenv's distributio
   const search = (query: string) => cli(["search", "pypi-greetlib-1.4.2", query]);
   match(succeeded(await search("salutation style recipient surname")), /Salutation styles/);
   match(succeeded(await search("honorific title surname")), /greetlib\.formal\.honorific/);
-  match(succeeded(await search("punctuation mark")), /def greet\(self, name, \*, (\*\*)?punctuation(\*\*)?="!"\)/);
+  match(
+    succeeded(await search("punctuation mark")),
+    /def greet\(self, name, \*, (\*\*)?punctuation(\*\*)?="!"\)/,
+  );
   match(succeeded(await search("interpreters courteously goodbye")), /greetlib\.farewell/);
   ok(!(await search("renderer quokka detail")).stdout.includes("_render.py"));
   ok(!(await search("internal cache rendered greetings")).stdout.includes("Greeter._cache"));
