@@ -172,6 +172,19 @@ Deno.test("index add and remove keep the newest 5 backups of the config they rew
   match(await Deno.readTextFile(`${dir}/${newest.name}`), /"docs5"/);
 });
 
+Deno.test("index add says when the keyword it gives a new entry is an ordinary word, and not for a term or keywords given", async () => {
+  await using m = await machine();
+  await docsFolder(m);
+  const added = m.context();
+  assertEquals(await main(["index", "add", "guide", "docs"], added), 0);
+  assertEquals(added.err, [
+    'docsearch-hook index: its keyword is "guide", an ordinary word: web searches that merely use it are matched ' +
+    "too (the hook answers them only when these docs hold an answer); --keywords K,K sets precise ones",
+  ]);
+  await succeeds(["index", "add", "manual", "docs", "--keywords", "gitlab,gitlab-ci"], m.context());
+  await succeeds(["index", "add", "postgres", "docs"], m.context());
+});
+
 Deno.test("two machines in one process: each command sees its own context's indexes only", async () => {
   await using first = await machine();
   await using second = await machine();

@@ -10,6 +10,7 @@ import { type EntryChange, withIndexEntry } from "./config_entry.ts";
 import { indexFile } from "./indexes.ts";
 import { BUILT_IN_TOOL, SERVER_NAME } from "./built_in.ts";
 import { builtInServerFound } from "../doctor/facts.ts";
+import { proseWord } from "../project/keywords.ts";
 import { applySettings, planSettings } from "../install/json_file.ts";
 import type { Settings } from "../install/settings.ts";
 import { pruneBackups, type Writer } from "../files.ts";
@@ -96,6 +97,15 @@ export function updateConfig(
       description: values.description,
     }), context);
   if (result.change === "unchanged") return;
+  // A new entry's keyword is its name unless keywords are given: an ordinary word matches searches about
+  // anything.
+  if (result.change === "added" && values.keywords === undefined && proseWord(name)) {
+    context.stderr(
+      `docsearch-hook index: its keyword is "${name}", an ordinary word: web searches that merely use it are ` +
+        "matched too (the hook answers them only when these docs hold an answer); --keywords K,K sets " +
+        "precise ones",
+    );
+  }
   context.stdout(
     `${result.change === "added" ? "Added" : "Updated"} the database "${name}" in ${path}: web searches ` +
       `about it now go to ${BUILT_IN_TOOL}${

@@ -295,6 +295,15 @@ function nameKind(name: string): Kind {
   return listed ?? "distinctive";
 }
 
+/**
+ * Whether a name, as a keyword on its own, is a word of ordinary prose ("guide", "docs", "express"): a search
+ * that merely uses it would match. Programming terms ("postgres", "rust") name what their docs are about.
+ */
+export function proseWord(name: string): boolean {
+  const kind = nameKind(name.trim().toLowerCase());
+  return kind === "word" || kind === "phrase";
+}
+
 function npmForms(name: string, kind: Kind): string[] {
   const install = [`npm install ${name}`, `npm i ${name}`];
   switch (kind) {
