@@ -104,6 +104,15 @@ export function entriesOf(path: string): Deno.DirEntry[] {
   }
 }
 
+/** The path with its links resolved (and, on Windows, its case as on disk); as given when it is not there. */
+export function realPath(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 /** A folder and its parents; what stands in the way is named, with what to do about it. */
 export function makeDir(path: string): void {
   try {
@@ -144,12 +153,15 @@ function stamp(now: Date): string {
   return now.toISOString().replace(/\.\d+Z$/, "Z").replaceAll(/[-:]/g, "");
 }
 
+/** Backups kept of a file the program rewrites often (pruneBackups): nobody reads a tenth. */
+export const KEPT_BACKUPS = 5;
+
 /**
  * Deletes all but the newest `keep` of `path`'s backups (backUp's names, by when they were written: a name's
  * number is reused once its file is gone): for a file the program rewrites often, where one backup per edit
  * would pile up unseen.
  */
-export function pruneBackups(path: string, keep: number, os: OS): void {
+export function pruneBackups(path: string, os: OS, keep = KEPT_BACKUPS): void {
   const dir = dirName(path);
   const prefix = `${baseName(path)}.bak-`;
   let backups: { file: string; written: number }[];
@@ -167,7 +179,8 @@ export function pruneBackups(path: string, keep: number, os: OS): void {
   } catch {
     return;
   }
-  backups.sort((a, b) => a.written - b.written);
+  // Equal times (a file system that keeps whole seconds) fall back to the name, which holds the time too.
+  backups.sort((a, b) => a.written - b.written || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   for (const { file } of backups.slice(0, Math.max(0, backups.length - keep))) {
     try {
       Deno.removeSync(file);

@@ -578,6 +578,23 @@ Deno.test("requester: 429 and 5xx retried after each delay, the last answer kept
     [tries, sleeps, messageOf(error)],
     [1, [], "dns error: failed to lookup address information: Name or service not known"],
   );
+  // A resolver that failed for now is asked again.
+  tries = 0;
+  const blip = requester(
+    () => {
+      tries++;
+      return Promise.reject(
+        new TypeError("fetch failed", {
+          cause: new Error("client error (Connect): dns error: Temporary failure in name resolution"),
+        }),
+      );
+    },
+    sleep,
+    policy,
+  );
+  await rejects(blip(START));
+  assertEquals([tries, sleeps], [3, [7, 11]]);
+  sleeps.length = 0;
   tries = 0;
   const declined = requester(
     () => Promise.reject(new NotAskedError(`not fetched: ${++tries}`)),

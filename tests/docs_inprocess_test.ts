@@ -94,6 +94,15 @@ Deno.test("index add: says when the MCP server its entries send the agent to is 
   const again = await succeeds(["index", "add", "pipes", "docs"], m.context());
   match(again, /Added the database "pipes"/);
   ok(!again.includes("not registered"), again);
+  // Ripperdoc's own file, which lists its servers under "servers".
+  await Deno.remove(`${m.home}/.claude.json`);
+  await Deno.mkdir(`${m.home}/.ripperdoc`);
+  await Deno.writeTextFile(
+    `${m.home}/.ripperdoc/mcp.json`,
+    JSON.stringify({ servers: { docsearch: { type: "stdio", command: "docsearch-hook", args: ["mcp"] } } }),
+  );
+  const ripperdoc = await succeeds(["index", "add", "runners", "docs"], m.context());
+  ok(!ripperdoc.includes("not registered"), ripperdoc);
 });
 
 Deno.test("index add of a name that holds another source refuses, changing nothing; --replace replaces, and the description it wrote follows", async () => {
@@ -103,8 +112,14 @@ Deno.test("index add of a name that holds another source refuses, changing nothi
   await Deno.mkdir(other);
   await Deno.writeTextFile(`${other}/deploy.md`, "# Deploy\n\nShip the build to the servers.\n");
   await succeeds(["index", "add", "gitlab", "docs", "--no-config"], m.context());
-  // The same source again is a refresh.
-  match(await succeeds(["index", "add", "gitlab", docs], m.context()), /\(0 new or changed, 2 unchanged/);
+  // The same source again, however written, is a refresh.
+  for (const again of [docs, `${docs}/`, "./docs/"]) {
+    match(await succeeds(["index", "add", "gitlab", again], m.context()), /\(0 new or changed, 2 unchanged/);
+  }
+  // A folder that is not there is said as such, not taken for another source.
+  const typo = m.context();
+  assertEquals(await main(["index", "add", "gitlab", "dosc"], typo), 1);
+  match(typo.err[0], /^docsearch-hook index: there is no file or folder .*\/dosc\n/);
   const refused = m.context();
   assertEquals(await main(["index", "add", "gitlab", other], refused), 1);
   assertEquals(refused.err, [
@@ -183,6 +198,36 @@ Deno.test("index add says when the keyword it gives a new entry is an ordinary w
   ]);
   await succeeds(["index", "add", "manual", "docs", "--keywords", "gitlab,gitlab-ci"], m.context());
   await succeeds(["index", "add", "postgres", "docs"], m.context());
+});
+
+Deno.test("index add --replace of a site by a folder: the entry forgets the site's host, keeps a domain the user added", async () => {
+  await using m = await machine();
+  await docsFolder(m);
+  const site = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () =>
+      new Response(
+        "<html><head><title>Guide</title></head><body><main><h1>Guide</h1><p>Widgets.</p></main></body></html>",
+        {
+          headers: { "content-type": "text/html" },
+        },
+      ),
+  );
+  try {
+    const url = `http://127.0.0.1:${site.addr.port}/guide/`;
+    await succeeds(["index", "add", "guide2", url, "--keywords", "widgets"], m.context());
+    const file = userConfigOf(m);
+    const entry = () => JSON.parse(Deno.readTextFileSync(file)).databases[0];
+    assertEquals(entry().domains, ["127.0.0.1"]);
+    await succeeds(["index", "add", "guide2", "docs", "--replace"], m.context());
+    assertEquals(entry().domains, undefined);
+    // A domain the user added stays.
+    await succeeds(["index", "add", "guide3", url, "--domains", "127.0.0.1,docs.example.org"], m.context());
+    await succeeds(["index", "add", "guide3", "docs", "--replace"], m.context());
+    assertEquals(JSON.parse(Deno.readTextFileSync(file)).databases[1].domains, ["docs.example.org"]);
+  } finally {
+    await site.shutdown();
+  }
 });
 
 Deno.test("two machines in one process: each command sees its own context's indexes only", async () => {

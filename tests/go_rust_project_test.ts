@@ -265,6 +265,17 @@ Deno.test("Cargo.lock: the version each member depends on, told apart when sever
   assertEquals([...lockedVersions(lock, new Set(["helper"]), new Set(["itoa"]))], [["itoa", {
     version: "0.4.8",
   }]]);
+  // One version locked from two sources: the member's entry names the one it depends on.
+  const both = {
+    package: [
+      { name: "app", version: "0.1.0", dependencies: [`forked 0.3.0 (${registry})`] },
+      { name: "forked", version: "0.3.0", source: `git+https://example.org/o/forked#${commit}` },
+      { name: "forked", version: "0.3.0", source: registry },
+    ],
+  };
+  assertEquals([...lockedVersions(both, new Set(["app"]), new Set(["forked"]))], [["forked", {
+    version: "0.3.0",
+  }]]);
 });
 
 Deno.test("rustDependencies: a workspace's members' crates at Cargo.lock's versions, in CARGO_HOME's registry sources", async () => {

@@ -41,7 +41,7 @@ const installOptions = {
   },
 } as const;
 
-/** uninstall's: install's, what `--mcp` does said the other way. */
+/** uninstall takes install's options; its `--mcp` removes the server that install's registers. */
 const uninstallOptions = {
   ...installOptions,
   mcp: {

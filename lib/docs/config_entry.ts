@@ -17,6 +17,8 @@ export interface IndexEntry {
   domains?: string[];
   /** Domains for an entry that has none yet (a crawled site's host); never replaces the user's. */
   defaultDomains?: string[];
+  /** The host of a site this index no longer holds (`add --replace`): not one of the entry's domains now. */
+  staleDomain?: string;
   description?: string;
   /** Where the docs came from, for a default description. */
   source: string;
@@ -46,7 +48,7 @@ function databasesOf(config: Record<string, unknown>): Entry[] {
   return databases as Entry[];
 }
 
-/** How the description an entry gets when none is given goes on after its name, to its source. */
+/** An entry given no description gets `<name> documentation (from <source>)`: this follows the name. */
 const FROM_SOURCE = " documentation (from ";
 
 /** Adds the index's entry, or points the entry of that name at the built-in tool, keeping what the user set. */
@@ -54,13 +56,20 @@ export function withIndexEntry(config: Record<string, unknown>, index: IndexEntr
   const databases = databasesOf(config);
   const at = databases.findIndex((entry) => entryName(entry) === index.name);
   const old: Entry = at === -1 ? {} : databases[at];
+  // The old entry's domains, but the host of a site the index no longer holds.
+  const oldDomains = Array.isArray(old.domains) && index.staleDomain !== undefined
+    ? old.domains.filter((domain) => domain !== index.staleDomain)
+    : old.domains;
+  const domains = index.domains ??
+    (Array.isArray(oldDomains) && oldDomains.length === 0 && index.staleDomain !== undefined
+      ? undefined
+      : oldDomains) ??
+    index.defaultDomains;
   const entry: Entry = {
     ...old,
     name: index.name,
     keywords: index.keywords ?? old.keywords ?? [index.name],
-    ...(index.domains ?? old.domains ?? index.defaultDomains) !== undefined
-      ? { domains: index.domains ?? old.domains ?? index.defaultDomains }
-      : {},
+    ...domains === undefined ? {} : { domains },
     path: index.path,
     mcp_tool_name: BUILT_IN_TOOL,
     tool_args: { index: index.name, query: "{query}" },
@@ -72,6 +81,9 @@ export function withIndexEntry(config: Record<string, unknown>, index: IndexEntr
   };
   // The built-in tool takes `index`, not LEANN's `index_name`; left in, the guidance would pass both.
   delete entry.index_name;
+  // Copied with the rest of the old entry (where it stood, so an unchanged entry compares equal): gone when
+  // all it held was the replaced site's host.
+  if (domains === undefined) delete entry.domains;
   const replacedTool = typeof old.mcp_tool_name === "string" && !isBuiltInTool(old.mcp_tool_name)
     ? old.mcp_tool_name
     : undefined;

@@ -28,8 +28,14 @@ export interface RetryPolicy {
  */
 export class NotAskedError extends Error {}
 
-/** A host name that does not resolve (offline, a typo): asked again a second later, it still does not. */
-const unresolved = (error: unknown) => /^dns error\b/.test(messageOf(error));
+/**
+ * A host name the resolver says does not exist (offline, a typo), in Linux's, macOS's and Windows' words: asked
+ * again a second later, it still does not. "Temporary failure in name resolution" may pass, and is retried.
+ */
+const unresolved = (error: unknown) =>
+  /^dns error\b.*(name or service not known|nodename nor servname|no such host is known)/i.test(
+    messageOf(error),
+  );
 
 /** An answer that may be different if asked again a little later: the site is busy or broken for now. */
 export const transient = (status: number): boolean => status === 429 || status >= 500;

@@ -19,7 +19,7 @@ import { configFile, editConfig, isUrl, list, updateConfig } from "./index_confi
 import { exportIndex, importIndex } from "./index_share.ts";
 import { type SiteReport, type SiteSource, type SourceChoice, sourceOf } from "./site.ts";
 import { checkPattern } from "./url_patterns.ts";
-import { exists } from "../files.ts";
+import { exists, realPath } from "../files.ts";
 import { resolvePath } from "../paths.ts";
 
 export interface IndexArgs {
@@ -67,26 +67,64 @@ function buildFiles(context: CommandContext, name: string, source: string): void
 }
 
 /**
- * Refuses to read a source into an index that holds another one: `add` of a name already taken would replace
- * its docs (a long crawl, a team's import) without a word, and its config entry would go on describing the
- * old ones. The same source again is a refresh, and goes on.
+ * A source as it is compared with the one an index holds: a folder or file by its real path (no trailing
+ * separator, links resolved, Windows' case), else as written; a site without its `#…`, which the crawl drops.
  */
-function keepOther(context: CommandContext, name: string, wanted: { root: string } | { start: URL }): void {
-  if (!exists(indexFile(context, name))) return;
-  let held: string;
+function sameSourceKey(source: { root: string } | { start: URL }): string {
+  if ("start" in source) {
+    const url = new URL(source.start);
+    url.hash = "";
+    return url.href;
+  }
+  return realPath(source.root.replace(/(?<=.)[\\/]+$/, ""));
+}
+
+/** The source the index `name` holds: undefined when there is no such index, "unknown" when it does not say. */
+function heldSource(
+  context: CommandContext,
+  name: string,
+): { root: string } | { start: URL } | "unknown" | undefined {
+  if (!exists(indexFile(context, name))) return undefined;
   try {
     const built = builtFrom(context, name);
-    held = "root" in built ? built.root : built.site.start.href;
+    return "root" in built ? { root: built.root } : { start: built.site.start };
   } catch {
-    held = "docs this version cannot tell the source of (an imported index, or a project's package)";
+    return "unknown";
   }
-  const asked = "root" in wanted ? wanted.root : wanted.start.href;
-  if (held === asked) return;
+}
+
+/** A source as the messages write it: the folder or file, or the site's start URL. */
+const sourceText = (source: { root: string } | { start: URL }) =>
+  "root" in source ? source.root : source.start.href;
+
+/**
+ * Refuses to read a source into an index that holds another one: `add` of a name already taken would replace
+ * its docs (a long crawl, a team's import) without a word, and its config entry would go on describing the
+ * old ones. The same source again, however it is written, is a refresh, and goes on.
+ */
+function keepOther(context: CommandContext, name: string, wanted: { root: string } | { start: URL }): void {
+  const held = heldSource(context, name);
+  if (held === undefined) return;
+  const asked = sourceText(wanted);
+  const fix = `choose another name, or replace them: docsearch-hook index add ${name} ${asked} --replace`;
+  if (held === "unknown") {
+    throw new Problem(
+      `the index ${name} already holds docs this version cannot tell the source of (an imported index, or a ` +
+        `project's package); reading ${asked} into it would replace them`,
+      fix,
+    );
+  }
+  if (sameSourceKey(held) === sameSourceKey(wanted)) return;
   throw new Problem(
-    `the index ${name} already holds ${held}; reading ${asked} into it would replace those docs`,
-    `choose another name, or replace them: docsearch-hook index add ${name} ${asked} --replace ` +
-      `(index refresh ${name} reads ${held} again)`,
+    `the index ${name} already holds ${sourceText(held)}; reading ${asked} into it would replace those docs`,
+    `${fix} (index refresh ${name} reads ${sourceText(held)} again)`,
   );
+}
+
+/** What `--replace` replaces, for the entry to forget: the source the index held, when it says. */
+function replacedSource(context: CommandContext, name: string): string | undefined {
+  const held = heldSource(context, name);
+  return held === undefined || held === "unknown" ? undefined : sourceText(held);
 }
 
 /** How many pages a listing shows of each kind (skipped, failed) before it counts the rest. */
@@ -272,18 +310,21 @@ export async function run({ positionals, values }: IndexArgs, context: CommandCo
       if (!isUrl(source)) {
         notForFiles(values);
         const resolved = resolvePath(context.cwd, source, context.os);
-        if (!values.replace) keepOther(context, checked, { root: resolved });
+        // A source that is not there is said as such by the build, not taken for another source.
+        if (!values.replace && exists(resolved)) keepOther(context, checked, { root: resolved });
+        const replaced = values.replace ? replacedSource(context, checked) : undefined;
         buildFiles(context, checked, resolved);
-        updateConfig(context, checked, resolved, values);
+        updateConfig(context, checked, resolved, values, { replaced });
         return 0;
       }
       const resolved = source.trim();
       const start = siteStart(resolved);
       if (!values.replace) keepOther(context, checked, { start });
+      const replaced = values.replace ? replacedSource(context, checked) : undefined;
       const options = siteOptions(values, start);
       const incomplete = await buildSite(context, checked, start, options, sourceChoice(values));
       // An index that kept what it could read is still one to send the agent to.
-      updateConfig(context, checked, resolved, values);
+      updateConfig(context, checked, resolved, values, { replaced });
       if (incomplete !== undefined) throw incomplete;
       return 0;
     }

@@ -41,14 +41,10 @@ export function configFile(values: ConfigValues, { env, os }: Pick<CommandContex
   return path;
 }
 
-/** The config's backups kept: every index add, remove and import makes one, and nobody reads a tenth. */
-const KEPT_BACKUPS = 5;
-
 /**
  * Rewrites the config through `change`, keeping its layout, after a backup (named for the time `at.now` says;
- * the newest KEPT_BACKUPS are kept).
- * A config that cannot be read or rewritten exactly is left alone, and the message says the index itself is
- * built.
+ * only the newest few are kept, as every index add, remove and import makes one: pruneBackups). A config that
+ * cannot be read or rewritten exactly is left alone, and the message says the index itself is built.
  */
 export function editConfig(
   path: string,
@@ -60,7 +56,7 @@ export function editConfig(
       const result = change(config);
       return { ...result, settings: result.config, changed: result.change !== "unchanged" };
     });
-    if (plan.merge.changed && applySettings(plan, at) !== undefined) pruneBackups(path, KEPT_BACKUPS, at.os);
+    if (plan.merge.changed && applySettings(plan, at) !== undefined) pruneBackups(path, at.os);
     return plan.merge;
   } catch (error) {
     if (!(error instanceof Problem)) throw error;
@@ -81,7 +77,12 @@ export function updateConfig(
   name: string,
   source: string,
   values: ConfigValues,
-  trustSource = true,
+  { trustSource = true, replaced }: {
+    /** False for an imported file's word: a domain it names would deny fetches of that host. */
+    trustSource?: boolean;
+    /** The source `--replace` took the place of: a domain the entry got from it goes. */
+    replaced?: string;
+  } = {},
 ): void {
   if (values["no-config"]) return;
   const path = configFile(values, context);
@@ -94,6 +95,7 @@ export function updateConfig(
       keywords: list("keywords", values.keywords),
       domains: list("domains", values.domains),
       defaultDomains: trustSource && isUrl(source) ? [new URL(source).hostname] : undefined,
+      ...replaced !== undefined && isUrl(replaced) ? { staleDomain: new URL(replaced).hostname } : {},
       description: values.description,
     }), context);
   if (result.change === "unchanged") return;
@@ -116,7 +118,8 @@ export function updateConfig(
   if (!builtInServerFound(context)) {
     context.stdout(
       `The agent reaches these docs through docsearch-hook's MCP server "${SERVER_NAME}", which is not ` +
-        "registered: run docsearch-hook install --mcp (or install the plugin), then restart the agent.",
+        "registered: run docsearch-hook install --mcp (with --agent for another agent than Claude Code) or " +
+        "install the plugin, then restart the agent.",
     );
   }
 }

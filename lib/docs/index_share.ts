@@ -178,7 +178,7 @@ export async function importIndex(
     `Imported the index ${name} from ${source}: ${count(header.documents, "document")}, ` +
       `${count(header.chunks, "chunk")}${header.source ? `, built from ${header.source}` : ""}.`,
   );
-  updateConfig(context, name, header.source ?? source, values, false);
+  updateConfig(context, name, header.source ?? source, values, { trustSource: false });
 }
 
 /** An import takes minutes at most; a staged file this old was left by one that was killed. */

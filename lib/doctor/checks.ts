@@ -653,7 +653,13 @@ export function mcpServersIn(text: string | undefined, source: string, projectDi
   const names = (value: unknown) =>
     typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
   if (typeof json !== "object" || json === null) return [];
-  const record = json as { mcpServers?: unknown; projects?: Record<string, { mcpServers?: unknown } | null> };
+  const record = json as {
+    mcpServers?: unknown;
+    /** Ripperdoc's `mcp.json` lists them under `servers` (or `mcpServers`). */
+    servers?: unknown;
+    projects?: Record<string, { mcpServers?: unknown } | null>;
+  };
   const project = projectDir === undefined ? undefined : record.projects?.[projectDir]?.mcpServers;
-  return [...names(record.mcpServers), ...names(project)].map((name) => ({ name, source }));
+  return [...new Set([...names(record.mcpServers), ...names(record.servers), ...names(project)])]
+    .map((name) => ({ name, source }));
 }

@@ -6,7 +6,7 @@
 import { messageOf } from "../errors.ts";
 import { BUILT } from "../program.ts";
 import type { CommandContext } from "../cli/context.ts";
-import { exists } from "../files.ts";
+import { exists, realPath } from "../files.ts";
 import type { ConfigLocation } from "../config/layers.ts";
 import { commandConfig } from "../config/resolve.ts";
 import type { Config } from "../config/types.ts";
@@ -75,14 +75,6 @@ function jsonProblem(path: string, text: string): string | undefined {
   }
 }
 
-function realPath(path: string): string {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 /** The file system, and the program search of the shell the agent runs hooks with (the context's PATH). */
 const fileFacts = ({ env, os }: CommandContext): FileFacts => ({
   exists,
@@ -116,6 +108,7 @@ function mcpServers(
   plugin: EnabledPlugin | undefined,
 ): DoctorFacts["mcp"] {
   const claudeJson = mcpConfigPath("claude", env, os);
+  const ripperdocJson = mcpConfigPath("ripperdoc", env, os);
   const projectJson = join(os, projectDir, ".mcp.json");
   const unreadable: UnreadableFile[] = [];
   /** The text of a JSON file Claude Code reads; one that does not parse is noted (checks.ts says why). */
@@ -140,15 +133,19 @@ function mcpServers(
     const { text } = readText(path);
     return text === undefined ? [] : [{ path, text: withoutComments(text) }];
   });
+  // Ripperdoc's own file is read only when it is there: most machines have none.
+  const ripperdoc = ripperdocJson === undefined ? undefined : readText(ripperdocJson).text;
   const servers = [
     ...(claudeJson ? mcpServersIn(text(claudeJson), claudeJson, projectDir) : []),
     ...mcpServersIn(text(projectJson), projectJson),
+    ...(ripperdocJson ? mcpServersIn(ripperdoc, ripperdocJson) : []),
     ...fromPlugin,
     ...agentFiles.flatMap((file) => mcpServersIn(file.text, file.path)),
   ];
   const lookedIn = [
     ...(claudeJson ? [claudeJson] : []),
     projectJson,
+    ...(ripperdocJson && ripperdoc !== undefined ? [ripperdocJson] : []),
     ...fromPlugin.map((server) => server.source),
     ...agentFiles.map((file) => file.path),
   ];

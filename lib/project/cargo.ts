@@ -11,7 +11,7 @@
  */
 import { parse as parseToml, TomlError } from "smol-toml";
 import { messageOf, Problem } from "../errors.ts";
-import { isDirectory, isFile, readRegularTextCapped } from "../files.ts";
+import { entriesOf, isDirectory, isFile, readRegularTextCapped } from "../files.ts";
 import { dirName, type Env, homeDir, join, type OS } from "../paths.ts";
 import { debianPackages } from "./debian.ts";
 import type { InstalledPackage, ProjectDependencies } from "./npm.ts";
@@ -167,10 +167,13 @@ export function lockedVersions(
   const found = new Map<string, Locked>();
   for (const member of packages.filter((p) => p.source === undefined && members.has(p.name))) {
     for (const reference of member.dependencies) {
-      const [name, version] = reference.split(" ");
+      // "name", "name version", or "name version (source)" when one version is locked from two sources.
+      const [name, version, quoted] = reference.split(" ");
+      const from = quoted?.replace(/^\((.*)\)$/, "$1");
       if (!wanted.has(name) || found.has(name)) continue;
       for (const p of packages) {
         if (p.name !== name || (version !== undefined && p.version !== version)) continue;
+        if (from !== undefined && p.source !== from) continue;
         const source = p.source ?? "";
         const git = gitSource(source);
         if (git !== undefined) found.set(name, { version: p.version, git });
@@ -205,13 +208,20 @@ const MAX_CHECKOUT_DIRS = 300;
 /** How deep in a checkout a crate's folder is looked for (`crates/<name>` is 2). */
 const MAX_CHECKOUT_DEPTH = 3;
 
-/** A manifest's package name; undefined when it has none, or cannot be read (a checkout is anyone's). */
-function packageName(manifest: string): string | undefined {
+/** A manifest in a git checkout is read up to this: a crate's own is a few KB, and the folders are many. */
+const CHECKOUT_MANIFEST_BYTES = 64 * 1024;
+
+/**
+ * Whether the manifest names the package `name`; false when it cannot be read (a checkout is anyone's). Only a
+ * manifest whose text holds the name quoted is parsed: most of a workspace's are other crates'.
+ */
+function namesCrate(manifest: string, name: string): boolean {
+  const text = readRegularTextCapped(manifest, CHECKOUT_MANIFEST_BYTES);
+  if (text === undefined || !(text.includes(`"${name}"`) || text.includes(`'${name}'`))) return false;
   try {
-    const name = table(readToml(manifest)?.package).name;
-    return typeof name === "string" ? name : undefined;
+    return table((parseToml(text) as Table).package).name === name;
   } catch {
-    return undefined;
+    return false;
   }
 }
 
@@ -220,16 +230,12 @@ function crateFolder(root: string, name: string, os: OS): string | undefined {
   const queue: { dir: string; depth: number }[] = [{ dir: root, depth: 0 }];
   for (let seen = 0; queue.length > 0 && seen < MAX_CHECKOUT_DIRS; seen++) {
     const { dir, depth } = queue.shift()!;
-    if (packageName(join(os, dir, "Cargo.toml")) === name) return dir;
+    if (namesCrate(join(os, dir, "Cargo.toml"), name)) return dir;
     if (depth === MAX_CHECKOUT_DEPTH) continue;
-    try {
-      const entries = [...Deno.readDirSync(dir)]
-        .filter((entry) => entry.isDirectory && !entry.name.startsWith(".") && entry.name !== "target")
-        .map((entry) => entry.name).sort();
-      for (const entry of entries) queue.push({ dir: join(os, dir, entry), depth: depth + 1 });
-    } catch {
-      // A folder that cannot be listed holds nothing found.
-    }
+    const folders = entriesOf(dir)
+      .filter((entry) => entry.isDirectory && !entry.name.startsWith(".") && entry.name !== "target")
+      .map((entry) => entry.name).sort();
+    for (const folder of folders) queue.push({ dir: join(os, dir, folder), depth: depth + 1 });
   }
   return undefined;
 }
@@ -249,14 +255,8 @@ function gitCheckout(
   const checkouts = join(os, home, "git", "checkouts");
   const repository = (git.url.replace(/\/+$/, "").split("/").at(-1) ?? "").replace(/\.git$/, "")
     .toLowerCase();
-  const list = (dir: string) => {
-    try {
-      return [...Deno.readDirSync(dir)].filter((entry) => entry.isDirectory).map((entry) => entry.name)
-        .sort();
-    } catch {
-      return [];
-    }
-  };
+  const list = (dir: string) =>
+    entriesOf(dir).filter((entry) => entry.isDirectory).map((entry) => entry.name).sort();
   const clones = list(checkouts).filter((entry) => {
     const match = entry.match(/^(.*)-[0-9a-f]{16}(-shallow)?$/);
     return match !== null && match[1].toLowerCase() === repository;

@@ -20,6 +20,7 @@ import { loadConfig } from "../config/load.ts";
 import { type PackageEntry, withPackageEntries } from "../docs/config_entry.ts";
 import type { IndexHome } from "../docs/indexes.ts";
 import { messageOf } from "../errors.ts";
+import { pruneBackups } from "../files.ts";
 import { applySettings, planSettings } from "../install/json_file.ts";
 import { programWorker } from "../program.ts";
 import { type Lock, lockWhenFree } from "./build_lock.ts";
@@ -285,7 +286,9 @@ function keepUp(
         });
         if (!plan.merge.changed) return;
         // The round's first write keeps the user's file; the later ones change only what that one wrote.
-        applySettings(changed ? { ...plan, chained: true } : plan, context);
+        if (applySettings(changed ? { ...plan, chained: true } : plan, context) !== undefined) {
+          pruneBackups(path, context.os);
+        }
         changed = true;
       } catch (error) {
         failed = `${path} was not updated: ${messageOf(error)}`;

@@ -330,7 +330,8 @@ Deno.test("index add <URL> writes the config entry: searches and fetches of the 
     added.stdout.split("\n").slice(1).join("\n"),
     `Added the database "widgets" in ${configPath}: web searches about it now go to mcp__docsearch__search.\n` +
       `The agent reaches these docs through docsearch-hook's MCP server "docsearch", which is not registered: ` +
-      "run docsearch-hook install --mcp (or install the plugin), then restart the agent.\n",
+      "run docsearch-hook install --mcp (with --agent for another agent than Claude Code) or install the plugin, " +
+      "then restart the agent.\n",
   );
   const config = JSON.parse(await Deno.readTextFile(configPath));
   assertEquals(config.databases, [{
