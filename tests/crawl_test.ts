@@ -557,42 +557,28 @@ Deno.test("requester: 429 and 5xx retried after each delay, the last answer kept
 
   // A name that does not resolve, as Deno's fetch says it, and a request declined before it was made: tried
   // once, and said by their cause.
-  tries = 0;
-  const offline = requester(
-    () => {
-      tries++;
-      return Promise.reject(
-        new TypeError("fetch failed", {
-          cause: new Error(
-            `error sending request for url (${START.href}): client error (Connect): dns error: failed to lookup ` +
-              "address information: Name or service not known",
-          ),
-        }),
-      );
-    },
-    sleep,
-    policy,
-  );
-  const error = await offline(START).catch((error) => error);
+  /** A requester whose every try fails as Deno's fetch does, for `why`. */
+  const failing = (why: string) => {
+    tries = 0;
+    return requester(
+      () => {
+        tries++;
+        return Promise.reject(new TypeError("fetch failed", { cause: new Error(why) }));
+      },
+      sleep,
+      policy,
+    );
+  };
+  const error = await failing(
+    `error sending request for url (${START.href}): client error (Connect): dns error: failed to lookup ` +
+      "address information: Name or service not known",
+  )(START).catch((error) => error);
   assertEquals(
     [tries, sleeps, messageOf(error)],
     [1, [], "dns error: failed to lookup address information: Name or service not known"],
   );
   // A resolver that failed for now is asked again.
-  tries = 0;
-  const blip = requester(
-    () => {
-      tries++;
-      return Promise.reject(
-        new TypeError("fetch failed", {
-          cause: new Error("client error (Connect): dns error: Temporary failure in name resolution"),
-        }),
-      );
-    },
-    sleep,
-    policy,
-  );
-  await rejects(blip(START));
+  await rejects(failing("client error (Connect): dns error: Temporary failure in name resolution")(START));
   assertEquals([tries, sleeps], [3, [7, 11]]);
   sleeps.length = 0;
   tries = 0;
