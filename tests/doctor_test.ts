@@ -670,6 +670,17 @@ Deno.test("config: invalid JSON fails with line and column", () => {
   match(check.message, /line 3,? column 1: a comma before the closing bracket/);
   // Its line is the reason no database is enabled: no second line about that, with another fix.
   assertEquals(checks.filter((c) => c.name === "databases"), []);
+  // A file that kept its databases (one bad entry skipped, the other turned off) is not that reason.
+  const partly = configChecks(
+    resolved({
+      [PROJECT_CONFIG]: JSON.stringify({
+        databases: [entry("gitlab", { enabled: false }), entry("bad", { keywords: [] })],
+      }),
+    }),
+    CONFIG_PATHS,
+    false,
+  );
+  assertEquals(partly.filter((c) => c.name === "databases").map((c) => c.status), ["warn"]);
 });
 
 Deno.test("config: a file whose only problems are unknown fields is a warning", () => {

@@ -510,8 +510,11 @@ export function configChecks(config: Config, paths: readonly string[], explicit:
   // Problems not tied to one of the files (e.g. an --config file that does not exist).
   const loose = config.problems.filter((problem) => !paths.some((path) => problem.startsWith(`${path}:`)));
   for (const problem of loose) checks.push(fail("config", problem, "see docs/configuration.md"));
-  // A file with a problem says above what it left out, and the fix: no second line about the databases.
-  const faulty = config.problems.some((problem) => !isNotice(problem));
+  // A file whose problem left it no database says so above, with the fix: no second line about the databases.
+  const faulty = paths.some((path) =>
+    config.problems.some((problem) => problem.startsWith(`${path}:`) && !isNotice(problem)) &&
+    !config.databases.some((database) => database.source === path)
+  );
   if (config.files.length === 0 && !explicit) {
     checks.push(fail(
       "config",
