@@ -196,7 +196,8 @@ Deno.test("a project with npm and Go keeps both lockfiles' stamps: a go.sum chan
     // Not what the docs were built from: one lockfile of the two, or a third.
     ok(!indexedFrom("linux", state, `${dir}/app`, [npmLock]));
     ok(!indexedFrom("linux", state, `${dir}/app`, [npmLock, goSum, `${dir}/app/Cargo.lock`]));
-    await Deno.writeTextFile(goSum, "github.com/google/uuid v1.6.0 h1:y\n");
+    // Another size: a rewrite within the same millisecond keeps the modification time.
+    await Deno.writeTextFile(goSum, "github.com/google/uuid v1.6.10 h1:y\n");
     assertEquals(changedLockfile("linux", state, `${dir}/app`), goSum);
     ok(!indexedFrom("linux", state, `${dir}/app`, [npmLock, goSum]));
     // A stamp written by the version that kept one lockfile a project is still read.
