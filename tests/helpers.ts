@@ -139,6 +139,42 @@ export async function exists(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * `pkg@version` from npm, installed once into .cache/<dir>/<version>: the path `within` names in it. Installed
+ * beside, then renamed into place, so a run cut short leaves no half-installed cache; another run installing
+ * it meanwhile is no failure. Not runProgram: a download the size of an agent's may outlast its hang guard.
+ */
+export async function npmCached(dir: string, pkg: string, version: string, within: string): Promise<string> {
+  const prefix = `${ROOT}.cache/${dir}/${version}`;
+  const path = `${prefix}/${within}`;
+  if (await exists(path)) return path;
+  console.error(`Installing ${pkg}@${version} into ${prefix} …`);
+  const staging = `${prefix}.${Deno.pid}.tmp`;
+  const npm = await new Deno.Command("npm", {
+    args: [
+      "install",
+      "--no-save",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      "--prefix",
+      staging,
+      `${pkg}@${version}`,
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (npm.code !== 0) throw new Error(`npm install failed: ${new TextDecoder().decode(npm.stderr)}`);
+  try {
+    await Deno.rename(staging, prefix);
+  } catch (error) {
+    await Deno.remove(staging, { recursive: true });
+    if (!await exists(path)) throw error;
+  }
+  return path;
+}
+
 /** The names in a folder, sorted. */
 export async function listDir(path: string): Promise<string[]> {
   return (await Array.fromAsync(Deno.readDir(path))).map((entry) => entry.name).sort();

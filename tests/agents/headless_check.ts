@@ -13,7 +13,7 @@
  * Exit status 1 when an agent's run misses any of that.
  */
 import { parseArgs } from "node:util";
-import { ROOT, runCli, runProgram, sandbox, succeeded } from "../helpers.ts";
+import { npmCached, ROOT, runCli, runProgram, sandbox, succeeded } from "../helpers.ts";
 
 const { values } = parseArgs({
   options: {
@@ -123,30 +123,8 @@ const AGENTS: Agent[] = [
   },
 ];
 
-async function agentBinary(agent: Agent): Promise<string> {
-  const prefix = `${ROOT}.cache/${agent.name}/${agent.version}`;
-  const bin = `${prefix}/node_modules/.bin/${agent.bin}`;
-  try {
-    await Deno.stat(bin);
-  } catch {
-    console.error(`Installing ${agent.npm}@${agent.version} into ${prefix} …`);
-    const npm = await new Deno.Command("npm", {
-      args: [
-        "install",
-        "--no-save",
-        "--no-audit",
-        "--no-fund",
-        "--prefix",
-        prefix,
-        `${agent.npm}@${agent.version}`,
-      ],
-      stdout: "inherit",
-      stderr: "inherit",
-    }).output();
-    if (!npm.success) throw new Error("npm install failed");
-  }
-  return bin;
-}
+const agentBinary = (agent: Agent): Promise<string> =>
+  npmCached(agent.name, agent.npm, agent.version, `node_modules/.bin/${agent.bin}`);
 
 /** One headless run; the problems found, none when everything is as it should be. */
 async function check(agent: Agent): Promise<string[]> {

@@ -15,16 +15,8 @@
 import { parseArgs } from "node:util";
 import { hookCommand } from "../../lib/install/settings.ts";
 import { eventSpec } from "../../lib/protocol/events.ts";
-import {
-  CLAUDE_EVENTS,
-  ROOT,
-  runCli,
-  runProgram,
-  type Sandbox,
-  sandbox,
-  SELF,
-  succeeded,
-} from "../helpers.ts";
+import { CLAUDE_EVENTS, runCli, runProgram, type Sandbox, sandbox, SELF, succeeded } from "../helpers.ts";
+import { claudeBinary } from "./cli.ts";
 import { serveFakeApi } from "./fake_api.ts";
 
 const { values } = parseArgs({
@@ -42,33 +34,6 @@ const API_DELAY_MS = Number(values["api-delay-ms"]);
 const ENDS = ["Stop", "SessionEnd"];
 
 // ---- Claude Code ---------------------------------------------------------------------------------------
-
-/**
- * The native binary of the npm package for this machine. npm does not run the package's postinstall without
- * approval, so the platform package's own binary is used, not the launcher the postinstall would set up.
- */
-async function claudeBinary(): Promise<string> {
-  if (values.claude) return values.claude;
-  const prefix = `${ROOT}.cache/claude-code/${values.version}`;
-  const os = { linux: "linux", darwin: "darwin", windows: "win32" }[Deno.build.os as string];
-  const arch = Deno.build.arch === "x86_64" ? "x64" : "arm64";
-  const binary = `${prefix}/node_modules/@anthropic-ai/claude-code-${os}-${arch}/claude${
-    Deno.build.os === "windows" ? ".exe" : ""
-  }`;
-  try {
-    await Deno.stat(binary);
-    return binary;
-  } catch {
-    console.error(`Installing @anthropic-ai/claude-code@${values.version} into ${prefix} …`);
-    const npm = await new Deno.Command("npm", {
-      args: ["install", "--no-save", "--prefix", prefix, `@anthropic-ai/claude-code@${values.version}`],
-      stdout: "inherit",
-      stderr: "inherit",
-    }).output();
-    if (!npm.success) throw new Error("npm install failed");
-    return binary;
-  }
-}
 
 // ---- one session ---------------------------------------------------------------------------------------
 
@@ -180,7 +145,7 @@ async function hookTimes(times = 11): Promise<Record<string, number>> {
 
 // ---- report --------------------------------------------------------------------------------------------
 
-const claude = await claudeBinary();
+const claude = values.claude ?? await claudeBinary(values.version);
 const version = new TextDecoder().decode(
   (await new Deno.Command(claude, { args: ["--version"], stdout: "piped" }).output()).stdout,
 ).trim();
