@@ -29,12 +29,11 @@ import { indexCrate } from "./crate_docs.ts";
 import { editConfig } from "../docs/index_config.ts";
 import type { PublishedFact } from "../doctor/checks.ts";
 import { commandConfig } from "../config/resolve.ts";
-import { resolveDns } from "./net_policy.ts";
 import {
   describePublished,
-  type FetchDeps,
   fetchDue,
   fetchPublished,
+  networkFetchDeps,
   type PublishedState,
   publishedState,
 } from "./published_docs.ts";
@@ -261,13 +260,7 @@ export async function addProject(
     : [];
   if (thin.length > 0) {
     const fetching = await waitForLock(context, "fetch");
-    const deps: FetchDeps = {
-      fetch,
-      policy: context.network,
-      resolve: resolveDns,
-      now: context.now,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    };
+    const deps = networkFetchDeps(context.network, context.now);
     try {
       for (const { pkg, index } of thin) {
         // The one that held the lock may have fetched it.

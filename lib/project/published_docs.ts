@@ -23,7 +23,14 @@ import { isFile } from "../files.ts";
 import { messageOf } from "../errors.ts";
 import { baseName } from "../paths.ts";
 import { packageId, packageIndexName } from "./index_names.ts";
-import { guardedFetch, type NetworkPolicy, refusal, RefusedUrlError, type Resolve } from "./net_policy.ts";
+import {
+  guardedFetch,
+  type NetworkPolicy,
+  refusal,
+  RefusedUrlError,
+  type Resolve,
+  resolveDns,
+} from "./net_policy.ts";
 import type { InstalledPackage } from "./npm.ts";
 import { packageWriter, wordCount } from "./package_docs.ts";
 import { archiveUrl, publishedSources, type Repository, tagCandidates, tagPath } from "./published_source.ts";
@@ -153,6 +160,15 @@ export interface FetchDeps {
   /** FETCH_BUDGET_MS unless a test says less. */
   budgetMs?: number;
 }
+
+/** The network itself, as `index add --project` and the upkeep's worker reach it, under `policy`. */
+export const networkFetchDeps = (policy: NetworkPolicy, now: () => number): FetchDeps => ({
+  fetch: globalThis.fetch,
+  policy,
+  resolve: resolveDns,
+  now,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+});
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 

@@ -10,11 +10,12 @@ import { messageOf } from "../errors.ts";
 import type { IndexHome } from "../docs/indexes.ts";
 import { lockPolling } from "./build_lock.ts";
 import { indexedBefore, type PackageIndex, packageIndex } from "./index_project.ts";
-import { type NetworkPolicy, resolveDns } from "./net_policy.ts";
+import type { NetworkPolicy } from "./net_policy.ts";
 import type { InstalledPackage } from "./npm.ts";
 import {
   fetchDue,
   fetchPublished,
+  networkFetchDeps,
   type PublishedState,
   publishedState,
   recordAttempt,
@@ -77,13 +78,7 @@ async function fetchOne(home: IndexHome, pkg: InstalledPackage, policy: NetworkP
     const words = indexedBefore(home, pkg)?.words;
     if (words === undefined || !fetchDue(words, publishedState(home, pkg), now())) return;
     scope.postMessage({ pkg, fetching: true });
-    const published = await fetchPublished(home, pkg, {
-      fetch: globalThis.fetch,
-      policy,
-      resolve: resolveDns,
-      now,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-    });
+    const published = await fetchPublished(home, pkg, networkFetchDeps(policy, now));
     scope.postMessage({ pkg, published });
   } catch (error) {
     // What fetchPublished does not record itself (an index it could not write) is this package's failure,
