@@ -9,18 +9,24 @@ export interface Writer {
 }
 
 /**
- * The file's text when it holds at most `cap` bytes, else undefined. Read to at most one byte past the cap: a
- * stat's size can lie (`/proc/self/pagemap` says 0 and reads for hundreds of GB), so the cap holds on what is
- * read, not on what was promised. Open a FIFO only after a stat said it is a regular file: opening one blocks.
+ * The file's bytes when it holds at most `cap`, else undefined. Read to at most one byte past the cap: a stat's
+ * size can lie (`/proc/self/pagemap` says 0 and reads for hundreds of GB), so the cap holds on what is read, not
+ * on what was promised. Open a FIFO only after a stat said it is a regular file: opening one blocks.
  */
-export function readTextCapped(path: string, cap: number): string | undefined {
+export function readBytesCapped(path: string, cap: number): Uint8Array | undefined {
   using file = Deno.openSync(path);
   const buffer = new Uint8Array(cap + 1);
   let total = 0;
   for (let n: number | null = 0; n !== null && total < buffer.length; total += n ?? 0) {
     n = file.readSync(buffer.subarray(total));
   }
-  return total > cap ? undefined : new TextDecoder().decode(buffer.subarray(0, total));
+  return total > cap ? undefined : buffer.subarray(0, total);
+}
+
+/** The file's text when it holds at most `cap` bytes, else undefined (see `readBytesCapped`). */
+export function readTextCapped(path: string, cap: number): string | undefined {
+  const bytes = readBytesCapped(path, cap);
+  return bytes && new TextDecoder().decode(bytes);
 }
 
 /**
@@ -33,6 +39,17 @@ export function readRegularTextCapped(path: string, cap: number): string | undef
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether `path`, its links resolved, lies in `folder` (its links resolved too): a link in a package that
+ * points out of it (at `~/.ssh/id_rsa`, at another project) does not make that file the package's.
+ */
+export function isWithin(folder: string, path: string): boolean {
+  const root = realPath(folder);
+  const real = realPath(path);
+  return real.startsWith(root) && (real.length === root.length || /[\\/]/.test(real[root.length]) ||
+    /[\\/]$/.test(root));
 }
 
 function statIs(path: string, kind: "isFile" | "isDirectory"): boolean {

@@ -2,6 +2,7 @@
  * The local files an index is built from: a folder walked for documentation files, or one file. What is not
  * documentation (binary files, files over the size limit) is skipped and said so, never indexed as garbage.
  */
+import { readBytesCapped } from "../files.ts";
 import { hash53 } from "../hash.ts";
 import { baseName, join, type OS } from "../paths.ts";
 import { type Chunk, chunkMarkdown, chunkPlainText } from "./chunk.ts";
@@ -95,10 +96,14 @@ const looksBinary = (bytes: Uint8Array) => bytes.subarray(0, 8192).includes(0);
 export const documentKind = (path: string): "markdown" | "html" | "text" =>
   MARKDOWN.test(path) ? "markdown" : HTML.test(path) ? "html" : "text";
 
-/** Reads and chunks one file; text that is not valid UTF-8 is read with replacement characters. */
+/**
+ * Reads and chunks one file; text that is not valid UTF-8 is read with replacement characters. The size limit
+ * holds on what is read, whatever the stat said (see `readBytesCapped`).
+ */
 export function readDocument(path: string, size: number): Read {
-  if (size > MAX_FILE_BYTES) return { skipped: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
-  return chunkDocument(Deno.readFileSync(path), documentKind(path), baseName(path));
+  const bytes = size > MAX_FILE_BYTES ? undefined : readBytesCapped(path, MAX_FILE_BYTES);
+  if (bytes === undefined) return { skipped: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
+  return chunkDocument(bytes, documentKind(path), baseName(path));
 }
 
 /** Chunks a document of a known kind, from a file or a crawled page; `name` titles it when it has no title. */

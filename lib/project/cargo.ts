@@ -82,6 +82,36 @@ export function manifestCrates(manifest: Table, workspaceDependencies: Table = {
   return names;
 }
 
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+
+/**
+ * One segment of a member glob as Cargo's glob crate reads it, as a regex: `*`, `?`, `[abc]`, `[a-z]` and the
+ * negation `[!a]`; a `]` right after the opening `[` (or `[!`) is one of the class's characters, and a `[` never
+ * closed is itself. A class no regex can hold (`[z-a]`) matches its text literally: the manifest is the
+ * project's, and its mistake must not stop the command.
+ */
+export function memberGlob(segment: string): RegExp {
+  let source = "";
+  for (let i = 0; i < segment.length; i++) {
+    const char = segment[i];
+    const negated = char === "[" && segment[i + 1] === "!";
+    const close = char === "[" ? segment.indexOf("]", i + (negated ? 3 : 2)) : -1;
+    if (char === "*") source += ".*";
+    else if (char === "?") source += ".";
+    else if (close === -1) source += escaped(char);
+    else {
+      const members = segment.slice(i + (negated ? 2 : 1), close).replace(/[\\\]^[]/g, "\\$&");
+      source += `[${negated ? "^" : ""}${members}]`;
+      i = close;
+    }
+  }
+  try {
+    return new RegExp(`^${source}$`);
+  } catch {
+    return new RegExp(`^${escaped(segment)}$`);
+  }
+}
+
 /** `crates/*`, `tools/?x`: a member path's segments with Cargo's glob characters, matched against folders. */
 function expandMember(root: string, pattern: string, os: OS): string[] {
   let found = [root];
@@ -91,9 +121,7 @@ function expandMember(root: string, pattern: string, os: OS): string[] {
       found = found.map((dir) => join(os, dir, segment));
       continue;
     }
-    const regex = new RegExp(
-      `^${segment.replace(/[.+^${}()|\\]/g, "\\$&").replaceAll("*", ".*").replaceAll("?", ".")}$`,
-    );
+    const regex = memberGlob(segment);
     found = found.flatMap((dir) => {
       try {
         return [...Deno.readDirSync(dir)].filter((entry) => entry.isDirectory && regex.test(entry.name))

@@ -6,7 +6,7 @@
  * reached from the library. Bounded: a number of files, each up to a size.
  */
 import { parse as parseToml } from "smol-toml";
-import { isFile, readRegularTextCapped } from "../files.ts";
+import { isFile, isWithin, readRegularTextCapped } from "../files.ts";
 import type { DocsIndex } from "../docs/store.ts";
 import { baseName, dirName, join, type OS } from "../paths.ts";
 import type { InstalledPackage } from "./npm.ts";
@@ -72,8 +72,8 @@ function manifest(dir: string, name: string, os: OS): { lib: string; root: strin
   };
 }
 
-/** The files of the library's module tree, from its root down, as far as the bound reaches. */
-function moduleFiles(root: string, os: OS): ReadFile[] {
+/** The files of the library's module tree in the `crate`'s folder, from its root down, as far as the bound reaches. */
+function moduleFiles(crate: string, root: string, os: OS): ReadFile[] {
   const read: ReadFile[] = [];
   const queue: Omit<ReadFile, "api">[] = [{ path: root, chain: [], ownsFolder: true }];
   const seen = new Set<string>();
@@ -81,12 +81,11 @@ function moduleFiles(root: string, os: OS): ReadFile[] {
     const next = queue.shift()!;
     if (seen.has(next.path)) continue;
     seen.add(next.path);
-    let source: string | undefined;
-    try {
-      if (Deno.statSync(next.path).size <= MAX_SOURCE_BYTES) source = Deno.readTextFileSync(next.path);
-    } catch {
-      // Not there (a module behind a `cfg` the crate does not ship) or unreadable: one module less.
-    }
+    // Not there (a module behind a `cfg` the crate does not ship), unreadable, too large, or a link out of the
+    // crate: one module less.
+    const source = isWithin(crate, next.path)
+      ? readRegularTextCapped(next.path, MAX_SOURCE_BYTES)
+      : undefined;
     if (source === undefined) continue;
     const api = rustFileApi(source);
     read.push({ ...next, api });
@@ -144,10 +143,10 @@ const shownPath = (lib: string, chain: Module[]) => {
 
 /** Reads a crate's documentation (`pkg.dir` is its source folder) into `index` (a fresh one). */
 export function indexCrate(pkg: InstalledPackage, index: DocsIndex, os: OS): PackageIndexed {
-  const writer = packageWriter(index);
+  const writer = packageWriter(index, pkg.dir);
   const { lib, root, readme } = manifest(pkg.dir, pkg.name, os);
   if (readme !== undefined) writer.file(readme);
-  const files = moduleFiles(root, os);
+  const files = moduleFiles(pkg.dir, root, os);
   // What the public API re-exports: a `pub use` in a module that is itself out of reach (`mod literal` with
   // `pub use self::imp::Searcher`) re-exports within the crate only. Reachability grows with each round.
   let reexported = new Set<string>();

@@ -5,6 +5,7 @@
  * modules (a folder with a go.mod of its own). Bounded: a number of files, each up to a size.
  */
 import type { DocsIndex } from "../docs/store.ts";
+import { readRegularTextCapped } from "../files.ts";
 import { join, type OS } from "../paths.ts";
 import { type GoFile, goPackageMarkdown } from "./godoc.ts";
 import type { InstalledPackage } from "./npm.ts";
@@ -61,7 +62,7 @@ function packageDirs(root: string, os: OS): GoPackageDir[] {
 
 /** Reads a Go module's documentation (`pkg.dir` is its root) into `index` (a fresh one). */
 export function indexGoModule(pkg: InstalledPackage, index: DocsIndex, os: OS): PackageIndexed {
-  const writer = packageWriter(index);
+  const writer = packageWriter(index, pkg.dir);
   for (const entry of Deno.readDirSync(pkg.dir)) {
     if (entry.isFile && README.test(entry.name)) writer.file(join(os, pkg.dir, entry.name));
   }
@@ -69,14 +70,9 @@ export function indexGoModule(pkg: InstalledPackage, index: DocsIndex, os: OS): 
     const dir = relative === "" ? pkg.dir : join(os, pkg.dir, ...relative.split("/"));
     const sources: GoFile[] = [];
     for (const name of files) {
-      try {
-        const path = join(os, dir, name);
-        if (Deno.statSync(path).size <= MAX_SOURCE_BYTES) {
-          sources.push({ name, source: Deno.readTextFileSync(path) });
-        }
-      } catch {
-        // Unreadable: one file less.
-      }
+      // Unreadable or too large: one file less.
+      const source = readRegularTextCapped(join(os, dir, name), MAX_SOURCE_BYTES);
+      if (source !== undefined) sources.push({ name, source });
     }
     const importPath = relative === "" ? pkg.name : `${pkg.name}/${relative}`;
     const markdown = goPackageMarkdown(sources, `${pkg.name} ${pkg.version}: ${importPath}`);

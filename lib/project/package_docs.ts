@@ -3,6 +3,7 @@
  * `doc/`) folder if it ships one, and the doc comments of its TypeScript declarations (dts.ts), the API
  * reference of exactly that version. Bounded: a package is read up to a number of files, each up to a size.
  */
+import { isWithin, readRegularTextCapped } from "../files.ts";
 import { baseName, join, type OS } from "../paths.ts";
 import { chunkDocument, documentationFiles, MAX_FILE_BYTES, readDocument } from "../docs/sources.ts";
 import type { DocsIndex } from "../docs/store.ts";
@@ -50,7 +51,7 @@ export const wordCount = (text: string): number => text.match(/\S+/g)?.length ??
 
 /** What a package's indexer puts documents in `index` (a fresh one) with; files it cannot read are skipped. */
 export interface PackageWriter {
-  /** A documentation file, read as its name says. */
+  /** A documentation file of the package's folder, read as its name says. */
   file(path: string): void;
   /** A document made from a source file (its doc comments as Markdown), stamped with that file. */
   generated(path: string, bytes: Uint8Array, kind: "markdown" | "text", name: string): void;
@@ -60,7 +61,12 @@ export interface PackageWriter {
   done(): PackageIndexed;
 }
 
-export function packageWriter(index: DocsIndex): PackageWriter {
+/**
+ * `folder` is the package's: `file` reads only what lies in it once links are resolved, since a link a package
+ * ships (or a checkout holds) may point anywhere on the machine, and what it points at would go into a
+ * searchable, exportable index.
+ */
+export function packageWriter(index: DocsIndex, folder?: string): PackageWriter {
   let documents = 0;
   let words = 0;
   const put = (path: string, read: ReturnType<typeof readDocument>, size: number, mtime: number) => {
@@ -77,6 +83,7 @@ export function packageWriter(index: DocsIndex): PackageWriter {
   };
   return {
     file: (path) => {
+      if (folder === undefined || !isWithin(folder, path)) return;
       try {
         const { size, mtime, isFile } = stat(path);
         if (isFile) put(path, readDocument(path, size), size, mtime);
@@ -102,7 +109,7 @@ export function packageWriter(index: DocsIndex): PackageWriter {
 
 /** Reads an npm package's documentation into `index` (a fresh one). */
 export function indexPackage(pkg: InstalledPackage, index: DocsIndex, os: OS): PackageIndexed {
-  const writer = packageWriter(index);
+  const writer = packageWriter(index, pkg.dir);
   const read = writer.file;
   for (const entry of Deno.readDirSync(pkg.dir)) {
     if (entry.isFile && README.test(entry.name)) read(join(os, pkg.dir, entry.name));
@@ -115,18 +122,12 @@ export function indexPackage(pkg: InstalledPackage, index: DocsIndex, os: OS): P
     }
   }
   for (const path of declarationFiles(pkg.dir, os)) {
-    try {
-      if (Deno.statSync(path).size > MAX_FILE_BYTES) continue;
-      const relative = path.slice(pkg.dir.length + 1).replaceAll("\\", "/");
-      const markdown = declarationsMarkdown(
-        Deno.readTextFileSync(path),
-        `${pkg.name} ${pkg.version}: ${relative}`,
-      );
-      if (markdown !== "") {
-        writer.generated(path, new TextEncoder().encode(markdown), "markdown", baseName(path));
-      }
-    } catch {
-      // Unreadable: one file less.
+    const source = readRegularTextCapped(path, MAX_FILE_BYTES);
+    if (source === undefined) continue;
+    const relative = path.slice(pkg.dir.length + 1).replaceAll("\\", "/");
+    const markdown = declarationsMarkdown(source, `${pkg.name} ${pkg.version}: ${relative}`);
+    if (markdown !== "") {
+      writer.generated(path, new TextEncoder().encode(markdown), "markdown", baseName(path));
     }
   }
   return writer.done();

@@ -4,7 +4,7 @@
  * reference of exactly that version. Installed distributions ship no README or docs folder of their own; the
  * metadata and the source are what there is. Bounded like an npm package: a number of modules, each up to a size.
  */
-import { entriesOf } from "../files.ts";
+import { entriesOf, readRegularTextCapped } from "../files.ts";
 import { MAX_FILE_BYTES } from "../docs/sources.ts";
 import type { DocsIndex } from "../docs/store.ts";
 import { baseName, dirName, join, type OS } from "../paths.ts";
@@ -40,13 +40,7 @@ const recordPath = (line: string) => line.startsWith('"') ? line.slice(1).split(
  * files its RECORD lists (what the installer wrote), else those under the names in `top_level.txt`.
  */
 function moduleFiles(metadata: string, site: string, os: OS): string[] {
-  const read = (name: string) => {
-    try {
-      return Deno.readTextFileSync(join(os, metadata, name));
-    } catch {
-      return undefined;
-    }
-  };
+  const read = (name: string) => readRegularTextCapped(join(os, metadata, name), MAX_FILE_BYTES);
   const record = read("RECORD");
   let files: string[];
   if (record !== undefined) {
@@ -143,10 +137,12 @@ export function indexDistribution(pkg: InstalledPackage, index: DocsIndex, os: O
   const site = dirName(pkg.dir);
   for (const relative of moduleFiles(pkg.dir, site, os)) {
     const path = join(os, site, ...relative.split("/"));
+    // A file its RECORD names may be anything (a FIFO would block the read): regular files only, capped.
+    const source = readRegularTextCapped(path, MAX_FILE_BYTES);
+    if (source === undefined) continue;
     try {
-      if (Deno.statSync(path).size > MAX_FILE_BYTES) continue;
       const markdown = docstringsMarkdown(
-        Deno.readTextFileSync(path),
+        source,
         moduleName(relative),
         `${pkg.name} ${pkg.version}: ${moduleName(relative)}`,
       );
