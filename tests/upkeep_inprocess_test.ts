@@ -8,7 +8,7 @@ import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import type { CommandContext } from "../lib/cli/context.ts";
 import { indexedFrom } from "../lib/project/stamp.ts";
 import { startUpkeep, type UpkeepTiming } from "../lib/project/upkeep.ts";
-import { describeProgress, readProgress } from "../lib/project/upkeep_progress.ts";
+import { describeProgress, readProgress, writeProgress } from "../lib/project/upkeep_progress.ts";
 import { tryLock } from "../lib/project/build_lock.ts";
 import { fetchPublished } from "../lib/project/published_docs.ts";
 import { machine } from "./command_context.ts";
@@ -98,6 +98,48 @@ Deno.test("upkeep: builds what is missing, lists each ready package in the local
     assertEquals(backups.length, 1, backups.map((e) => e.name).join());
   } finally {
     await upkeep.stop();
+  }
+});
+
+Deno.test("upkeep: a record a killed session left at building is replaced by the next round's, when nobody builds or fetches", async () => {
+  await using m = await machine();
+  install(m.project, { alpha: { version: "1.0.0", words: 1500 } });
+  const first = session(m.context());
+  const firstUpkeep = startUpkeep(first.context, (line) => first.log.push(line), FAST);
+  try {
+    await until("the first build", finishedAfter(first.context, m.project, 0));
+  } finally {
+    await firstUpkeep.stop();
+  }
+  // A session killed just after its last heartbeat: its record says building, written a moment ago, and it
+  // holds no lock (a killed process's locks go with it). The lockfile is written again, so the next session
+  // runs a round, and finds alpha built.
+  const killed = Date.now();
+  writeProgress("linux", m.state, {
+    project: m.project,
+    phase: "building",
+    total: 1,
+    ready: 0,
+    built: 0,
+    missing: 0,
+    started: killed - 2000,
+    updated: killed,
+  });
+  Deno.writeTextFileSync(
+    `${m.project}/package-lock.json`,
+    JSON.stringify({ lockfileVersion: 3, versions: { alpha: "1.0.0" } }, null, 2),
+  );
+  const next = session(m.context());
+  const nextUpkeep = startUpkeep(next.context, (line) => next.log.push(line), FAST);
+  try {
+    const done = await until(
+      "the next round's record",
+      finishedAfter(next.context, m.project, killed),
+      10_000,
+    );
+    assertEquals([done.phase, done.total, done.ready, done.built], ["done", 1, 1, 0]);
+  } finally {
+    await nextUpkeep.stop();
   }
 });
 

@@ -48,9 +48,31 @@ function held(file: Deno.FsFile): Lock {
 /** The lock, when no one holds it now; undefined when another build (or fetch) does. */
 export function tryLock(home: IndexHome, kind: LockKind): Lock | undefined {
   const file = open(home, kind);
-  if (file.tryLockSync(true)) return held(file);
-  file.close();
-  return undefined;
+  let locked = false;
+  try {
+    locked = file.tryLockSync(true);
+  } finally {
+    if (!locked) file.close();
+  }
+  return locked ? held(file) : undefined;
+}
+
+/**
+ * Whether no process builds or fetches dependency docs now: neither lock is held. A progress record that says
+ * "building" then speaks for a session that ended without saying so (killed), however recently it wrote.
+ */
+export function nobodyAtWork(home: IndexHome): boolean {
+  const locks: Lock[] = [];
+  try {
+    for (const kind of ["build", "fetch"] as const) {
+      const lock = tryLock(home, kind);
+      if (lock === undefined) return false;
+      locks.push(lock);
+    }
+    return true;
+  } finally {
+    for (const lock of locks) lock.release();
+  }
 }
 
 /**

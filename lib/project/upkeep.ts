@@ -23,7 +23,7 @@ import { messageOf } from "../errors.ts";
 import { pruneBackups } from "../files.ts";
 import { applySettings, planSettings } from "../install/json_file.ts";
 import { programWorker } from "../program.ts";
-import { type Lock, lockWhenFree } from "./build_lock.ts";
+import { type Lock, lockWhenFree, nobodyAtWork } from "./build_lock.ts";
 import { indexedBefore, localConfigPath, packageEntry, PREFIXES } from "./index_project.ts";
 import { describePublished, fetchDue, publishedState } from "./published_docs.ts";
 import { DEFAULT_DEPENDENCY_DOCS, type DependencyDocsConfig } from "../config/types.ts";
@@ -331,10 +331,13 @@ function keepUp(
       if (record.built > 0 || record.fetching !== undefined) working = true;
       // Until this round builds or fetches something itself, another session's build of this project is the
       // news, not this one's wait for the install, the build lock or that session's fetch, nor its finding that
-      // the other built it all.
+      // the other built it all; unless, as this round ends (holding no lock), nobody builds or fetches: that
+      // session was killed, and its record would stay "building", then "interrupted", until the next install.
       const current = working ? undefined : readProgress(os, stateDir, project);
+      const ending = record.phase === "done" || record.phase === "failed";
       if (
-        current?.phase === "building" && current.started !== started && now() - current.updated < STALE_MS
+        current?.phase === "building" && current.started !== started && now() - current.updated < STALE_MS &&
+        !(ending && nobodyAtWork(home))
       ) {
         return;
       }
@@ -483,6 +486,8 @@ function keepUp(
       const unwritten = config.end();
       if (unwritten !== undefined) failures.push(unwritten);
     }
+    // The build is over; let go before the last save, which asks whether anyone else still works.
+    lock.release();
     // The stamp says what the docs were built from: not recorded over an install that came meanwhile.
     if (failures.length === 0 && look()?.key === state.key) {
       recordLockfiles(os, stateDir, project, state.dependencies.lockfiles);
