@@ -89,12 +89,19 @@ export function lineAndColumn(text: string, offset: number): string {
 /** A syntax error with line and column, and without the chunk of the file V8 quotes in some messages. */
 export function syntaxProblem(file: string, text: string, error: unknown): string {
   const original = messageOf(error);
-  // Our scan does not check escapes inside strings (`"\x"`); V8's own position covers those.
-  const scanned = syntaxErrorOffset(text);
-  const offset = scanned >= 0 ? scanned : Number(/position (\d+)/.exec(original)?.[1] ?? -1);
+  // V8's position where it gives one (our scan does not check escapes inside strings, `"\x"`); the scan's where
+  // it gives none ("Unexpected token '}', … is not valid JSON").
+  const given = /position (\d+)/.exec(original)?.[1];
+  const offset = given !== undefined ? Number(given) : syntaxErrorOffset(text);
   // The slip people make most, deleting a list's last item, in words: V8 names the bracket, not the comma.
+  // V8 names the token after a bare word (`tru}`: "Unexpected token '}'"); the word is the slip.
+  const word = given === undefined && /^Unexpected token/.test(original)
+    ? /^[^\s,:[\]{}"]{1,40}/.exec(text.slice(offset))?.[0]
+    : undefined;
   const message = /^[}\]]/.test(text.slice(offset)) && /,\s*$/.test(text.slice(0, offset))
     ? "a comma before the closing bracket, which JSON does not allow"
+    : word !== undefined
+    ? `unexpected ${word}: a value is true, false, null, a number, a string in double quotes, an object or a list`
     : original
       .replace(/, ".*" is not valid JSON$/s, "")
       .replace(/ (?:in|after) JSON at position \d+(?: \(line \d+ column \d+\))?/, "")

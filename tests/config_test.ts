@@ -82,6 +82,18 @@ Deno.test("invalid JSON is reported with line and column, and the file contribut
     resolveConfig([{ path: "z.json", text: "{\n  databases: []\n}\n" }], true).problems,
     ["z.json: invalid JSON at line 2, column 3: a property name in double quotes was expected"],
   );
+  // A bare word, placed where it starts (V8 names the token after it); a bad escape where V8 finds it.
+  assertEquals(
+    resolveConfig([{ path: "w.json", text: '{"enabled": tru}' }], true).problems,
+    [
+      "w.json: invalid JSON at line 1, column 13: unexpected tru: a value is true, false, null, a number, a " +
+      "string in double quotes, an object or a list",
+    ],
+  );
+  assertEquals(
+    resolveConfig([{ path: "v.json", text: '{"a": "\\x" "b": 1}' }], true).problems,
+    ["v.json: invalid JSON at line 1, column 9: Bad escaped character"],
+  );
 });
 
 Deno.test("wrong shapes are reported, each with a fix hint", () => {
