@@ -1,6 +1,7 @@
 /**
  * `index add --replace` and `index refresh` in process against a site on 127.0.0.1: a run that reads nothing
- * changes nothing (what the index says it holds, the config entry).
+ * changes nothing (what the index says it holds, the config entry), and replacing a site by another version on
+ * the same host keeps that host among the entry's domains.
  */
 import { deepStrictEqual as assertEquals, match } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
@@ -105,4 +106,28 @@ Deno.test("a replacement or a refresh of a site that reads nothing leaves what t
   folders.length = 0;
   await fails(["index", "refresh", "guide", "--max-pages", "5", "--exclude", "/guide/old/"], m.context());
   assertEquals(recorded(m, "guide"), asAdded);
+});
+
+Deno.test("index add --replace by another version on the same host keeps that host among the entry's domains", async () => {
+  await using m = await machine();
+  await using site = serveDocs(["/v1/", "/v2/"]);
+  const entry = () => JSON.parse(Deno.readTextFileSync(configOf(m))).databases[0];
+  await succeeds(
+    [
+      "index",
+      "add",
+      "guide",
+      `${site.base}/v1/`,
+      "--keywords",
+      "widgets",
+      "--domains",
+      "127.0.0.1,example.com",
+    ],
+    m.context(),
+  );
+  assertEquals(entry().domains, ["127.0.0.1", "example.com"]);
+
+  await succeeds(["index", "add", "guide", `${site.base}/v2/`, "--replace"], m.context());
+  assertEquals(entry().domains, ["127.0.0.1", "example.com"]);
+  assertEquals(entry().description, `guide documentation (from ${site.base}/v2/)`);
 });
