@@ -5,7 +5,7 @@
  */
 import { messageOf, Problem } from "../errors.ts";
 import { type CrawlDeps, CrawlInterruptedError, type CrawlOptions, SiteUnreachableError } from "./crawl.ts";
-import { type RecordedPass, recordedPass } from "./crawl_frontier.ts";
+import { type RecordedPass, recordedPass, restoreSource, sourceRecord } from "./crawl_frontier.ts";
 import { deleteIndexFiles, indexesDir, indexFile, type IndexHome } from "./indexes.ts";
 import { readSite, type SiteReport, type SiteSource, type SourceChoice, sourceOf } from "./site.ts";
 import { documentationFiles, readDocument } from "./sources.ts";
@@ -119,8 +119,9 @@ export function buildFromFiles(
 
 /**
  * Reads a docs site into the index, from the source `choice` says (site.ts), or resumes an interrupted crawl.
- * A site nothing could be read from leaves no index behind that was not there before; an interrupted crawl
- * keeps what it read, for the same command to resume.
+ * A site nothing could be read from leaves no index behind that was not there before, and an index that was
+ * there saying the source it said (`--replace` by a mistyped URL, a refresh with other options); an
+ * interrupted crawl keeps what it read, for the same command to resume.
  */
 export async function buildFromSite(
   home: IndexHome,
@@ -132,14 +133,17 @@ export async function buildFromSite(
 ): Promise<SiteReport & Totals> {
   const isNew = !exists(indexFile(home, name));
   const index = openIndex(home, name);
+  const held = sourceRecord(index);
   let dropIndex = false;
   try {
     const report = await readSite(index, start, options, deps, choice);
     return { ...report, ...index.counts() };
   } catch (error) {
     if (error instanceof SiteUnreachableError) {
-      // Nothing was read: an index made for this run would only be an empty name in `index list`.
+      // Nothing was read: an index made for this run would only be an empty name in `index list`, and one
+      // that was there still holds the docs of the source it recorded (which `index refresh` reads again).
       dropIndex = isNew;
+      if (!isNew) restoreSource(index, held);
       throw new Problem(error.message, "check the URL and the network, then run the same command");
     }
     if (error instanceof CrawlInterruptedError) {

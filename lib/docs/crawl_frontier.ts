@@ -43,6 +43,28 @@ export function recordPass(index: DocsIndex, start: URL, spec: PassSpec): void {
   index.setMeta("patterns", patternsKey(spec));
 }
 
+/** The keys recordPass writes. */
+const PASS_KEYS = ["root", "source", "max_pages", "patterns"] as const;
+
+/** What the index records of its source (recordPass's keys, unset ones undefined), for restorePass. */
+export type SourceRecord = Record<(typeof PASS_KEYS)[number], string | undefined>;
+
+export function sourceRecord(index: DocsIndex): SourceRecord {
+  return Object.fromEntries(PASS_KEYS.map((key) => [key, index.meta(key)])) as SourceRecord;
+}
+
+/**
+ * Puts back what sourceRecord read: a pass records its source before it reads anything, and one that read
+ * nothing must not leave the index saying it holds that source.
+ */
+export function restoreSource(index: DocsIndex, record: SourceRecord): void {
+  for (const key of PASS_KEYS) {
+    const value = record[key];
+    if (value === undefined) index.deleteMeta(key);
+    else index.setMeta(key, value);
+  }
+}
+
 /** What the last pass over a site read, as recordPass recorded it. */
 export interface RecordedPass extends UrlPatterns {
   start: URL;

@@ -86,6 +86,9 @@ export function updateConfig(
 ): void {
   if (values["no-config"]) return;
   const path = configFile(values, context);
+  const host = isUrl(source) ? new URL(source).hostname : undefined;
+  // The replaced site's host, unless the new source is on it too (another version of the same docs).
+  const stale = replaced !== undefined && isUrl(replaced) ? new URL(replaced).hostname : undefined;
 
   const result = editConfig(path, (config) =>
     withIndexEntry(config, {
@@ -94,8 +97,8 @@ export function updateConfig(
       source,
       keywords: list("keywords", values.keywords),
       domains: list("domains", values.domains),
-      defaultDomains: trustSource && isUrl(source) ? [new URL(source).hostname] : undefined,
-      ...replaced !== undefined && isUrl(replaced) ? { staleDomain: new URL(replaced).hostname } : {},
+      defaultDomains: trustSource && host !== undefined ? [host] : undefined,
+      ...stale !== undefined && stale !== host ? { staleDomain: stale } : {},
       description: values.description,
     }), context);
   if (result.change === "unchanged") return;
