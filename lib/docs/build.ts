@@ -140,7 +140,11 @@ export async function buildFromSite(
     if (error instanceof SiteUnreachableError) {
       // Nothing was read: an index made for this run would only be an empty name in `index list`.
       dropIndex = isNew;
-      throw new Problem(error.message, "check the URL and the network, then run the same command");
+      // The site's own answer (a 404, robots.txt's refusal) is the same the next time: only the URL can change.
+      throw new Problem(
+        error.message,
+        error.transient ? "check the URL and the network, then run the same command" : "check the URL",
+      );
     }
     if (error instanceof CrawlInterruptedError) {
       throw new Problem(
