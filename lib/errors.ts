@@ -33,7 +33,8 @@ export const exitCodeOf = (error: unknown): number => error instanceof InvalidIn
 export function messageOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   if (error.message === "fetch failed" && error.cause instanceof Error) {
-    return error.cause.message.replace(/^error sending request for url \([^)]*\): /, "")
+    // The URL, which may hold ")" itself, has no space in it (fetch writes it percent-encoded).
+    return error.cause.message.replace(/^error sending request for url \(\S*\): /, "")
       .replace(/^client error \([^)]*\): /, "");
   }
   return error.message;

@@ -21,6 +21,7 @@ import {
 import { failureCounts, MAX_FAILED_SHARE, tooManyFailed } from "../lib/docs/crawl_failures.ts";
 import { conditional, NotAskedError, requester } from "../lib/docs/crawl_fetch.ts";
 import { Frontier } from "../lib/docs/crawl_frontier.ts";
+import { RefusedUrlError } from "../lib/project/net_policy.ts";
 import { readPage, responseAction } from "../lib/docs/crawl_page.ts";
 import { countsLine, progressDue, resumeLine, sitemapLine } from "../lib/docs/crawl_progress.ts";
 import { linksToFollow } from "../lib/docs/crawl_scope.ts";
@@ -577,6 +578,16 @@ Deno.test("requester: 429 and 5xx retried after each delay, the last answer kept
     [tries, sleeps, messageOf(error)],
     [1, [], "dns error: failed to lookup address information: Name or service not known"],
   );
+  // The same with a URL that holds ")" (Wikipedia's style of path): its cause is said, and it is not retried.
+  const parenthesised = new URL("http://docs.test/wiki/Foo_(bar)");
+  const inParens = await failing(
+    `error sending request for url (${parenthesised.href}): client error (Connect): dns error: failed to ` +
+      "lookup address information: Name or service not known",
+  )(parenthesised).catch((error) => error);
+  assertEquals(
+    [tries, sleeps, messageOf(inParens)],
+    [1, [], "dns error: failed to lookup address information: Name or service not known"],
+  );
   // A resolver that failed for now is asked again.
   await rejects(failing("client error (Connect): dns error: Temporary failure in name resolution")(START));
   assertEquals([tries, sleeps], [3, [7, 11]]);
@@ -716,12 +727,12 @@ Deno.test("Frontier: batches oldest first, never past the page limit; a pass tha
 
 Deno.test("FailureStreak: five failures in a row mean the site is down; a page served starts the count again", () => {
   const streak = new FailureStreak();
-  for (let i = 1; i <= 4; i++) streak.add(`HTTP 50${i}`);
+  for (let i = 1; i <= 4; i++) streak.add(`HTTP 50${i}`, true);
   assertEquals(streak.siteDown, false);
   streak.reset();
-  for (let i = 1; i <= 4; i++) streak.add("timeout");
+  for (let i = 1; i <= 4; i++) streak.add("timeout", true);
   assertEquals(streak.siteDown, false);
-  streak.add("HTTP 503");
+  streak.add("HTTP 503", true);
   assertEquals([streak.siteDown, streak.last], [true, "HTTP 503"]);
 });
 
@@ -1279,6 +1290,86 @@ Deno.test("crawl: a site answering 503 to everything says so, not that robots.tx
       match(error.message, /503/);
       return true;
     });
+  });
+});
+
+Deno.test("crawl: an end that may pass (a 5xx, no connection, robots.txt down) is transient; the site's own answer (404, 403, robots.txt's refusal, a refused request) is not", async () => {
+  const refusing = () => Promise.reject(new RefusedUrlError("not fetched: http://docs.test/docs/ (no)"));
+  const cases: [string, typeof fetch, string, boolean][] = [
+    ["404", fakeSite({}).fetch, "cannot read http://docs.test/docs/: HTTP 404", false],
+    [
+      "403",
+      fakeSite({ "/docs/": () => new Response("no", { status: 403 }) }).fetch,
+      "cannot read http://docs.test/docs/: HTTP 403",
+      false,
+    ],
+    [
+      "robots.txt disallows all",
+      fakeSite({
+        "/robots.txt": () => new Response("User-agent: *\nDisallow: /\n"),
+        "/docs/": html("H", "h"),
+      })
+        .fetch,
+      "cannot read http://docs.test/docs/: disallowed by robots.txt",
+      false,
+    ],
+    [
+      "a refused request",
+      refusing as typeof fetch,
+      "cannot read http://docs.test/docs/: could not be read: not fetched: http://docs.test/docs/ (no)",
+      false,
+    ],
+    [
+      "503",
+      fakeSite({ "/docs/": () => new Response("busy", { status: 503 }) }).fetch,
+      "cannot read http://docs.test/docs/: HTTP 503, after 3 tries",
+      true,
+    ],
+    [
+      "connection refused",
+      (() => Promise.reject(new TypeError("Connection refused"))) as typeof fetch,
+      "cannot read http://docs.test/docs/: could not be read: Connection refused",
+      true,
+    ],
+    [
+      "robots.txt down",
+      fakeSite({ "/robots.txt": () => new Response("", { status: 500 }), "/docs/": html("H", "h") }).fetch,
+      'cannot read http://docs.test/docs/: robots.txt answered HTTP 500, which means "crawl nothing" until it answers',
+      true,
+    ],
+  ];
+  for (const [label, fetch, message, transient] of cases) {
+    await withCrawl({ fetch }, async ({ run }) => {
+      const error = await run().catch((error) => error);
+      ok(error instanceof SiteUnreachableError, `${label}: ${error}`);
+      assertEquals([label, error.message, error.transient], [label, message, transient]);
+    });
+  }
+
+  // Stopped mid-crawl: as the streak's last failure was.
+  const site = numberedSite(20);
+  dieAfter(site, 5);
+  await withCrawl(site, async ({ run }) => {
+    const error = await run().catch((error) => error);
+    ok(error instanceof CrawlInterruptedError, String(error));
+    assertEquals(error.transient, true);
+  });
+  const refusedMidway = numberedSite(20);
+  const real = refusedMidway.fetch;
+  let pages = 0;
+  refusedMidway.fetch =
+    ((input: URL, init?: RequestInit) =>
+      new URL(input).pathname.startsWith("/docs/") && ++pages > 3
+        ? Promise.reject(new RefusedUrlError(`not fetched: ${input} (no)`))
+        : real(input, init)) as typeof fetch;
+  await withCrawl(refusedMidway, async ({ run }) => {
+    const error = await run().catch((error) => error);
+    ok(error instanceof CrawlInterruptedError, String(error));
+    match(
+      error.message,
+      /^the site stopped answering \(not fetched: http:\/\/docs\.test\/docs\/p\d+\.html \(no\)\) after 3 pages$/,
+    );
+    assertEquals(error.transient, false);
   });
 });
 

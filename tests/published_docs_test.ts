@@ -421,6 +421,104 @@ Deno.test("fetchPublished: a dead host is a failure, recorded and asked again on
   assertEquals(fetchDue(40, undefined, NOW), true);
 });
 
+/** A server on 127.0.0.1 that answers every request with `handler`. */
+function serve(handler: (url: URL) => Response): { origin: string } & AsyncDisposable {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (request) => handler(new URL(request.url)),
+  );
+  return {
+    origin: `http://127.0.0.1:${server.addr.port}`,
+    [Symbol.asyncDispose]: () => server.shutdown(),
+  };
+}
+
+Deno.test("fetchPublished: a homepage that answers 404 or 403, or whose robots.txt refuses us, is final, with why; a 503 is asked again", async () => {
+  const html = (body: string) => new Response(body, { headers: { "content-type": "text/html" } });
+  const cases: [string, (url: URL) => Response, (origin: string) => string, boolean][] = [
+    ["404", () => new Response("gone", { status: 404 }), (o) => `cannot read ${o}/docs/: HTTP 404`, false],
+    ["403", () => new Response("no", { status: 403 }), (o) => `cannot read ${o}/docs/: HTTP 403`, false],
+    [
+      "robots.txt",
+      (url) =>
+        url.pathname === "/robots.txt"
+          ? new Response("User-agent: *\nDisallow: /\n")
+          : html(`<main><p>${words("page", 300)}</p></main>`),
+      (o) => `cannot read ${o}/docs/: disallowed by robots.txt`,
+      false,
+    ],
+    [
+      "503",
+      (url) => new Response("busy", { status: url.pathname === "/robots.txt" ? 404 : 503 }),
+      (o) => `cannot read ${o}/docs/: HTTP 503, after 2 tries`,
+      true,
+    ],
+  ];
+  for (const [label, handler, why, retried] of cases) {
+    await using m = await machine();
+    await using server = serve(handler);
+    const context = m.context();
+    const pkg = installed(`${m.home}/nm/widget`, "widget", "1.2.0", { homepage: `${server.origin}/docs/` });
+    const state = await fetchedAfterIndexing(context, pkg);
+    assertEquals(
+      [label, describePublished(state)],
+      [
+        label,
+        retried
+          ? `published docs failed: ${why(server.origin)} (asked again in an hour)`
+          : `no published docs: ${why(server.origin)}`,
+      ],
+    );
+    assertEquals([label, fetchDue(40, publishedState(context, pkg), NOW + 10 * RETRY_MS)], [label, retried]);
+  }
+});
+
+Deno.test("fetchPublished: an archive whose download breaks off is a failure, asked again; one received whole that is no archive is final", async () => {
+  // Raw HTTP on a socket: the head and the start of a gzip stream of a promised 4096 bytes, then the
+  // connection closes; once `broken` is off, 24 bytes received whole that are no gzip'd tar.
+  let broken = true;
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const serving = (async () => {
+    for await (const connection of listener) {
+      await connection.read(new Uint8Array(16384));
+      const body = broken
+        ? new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3, 4])
+        : new TextEncoder().encode("not a gzip'd tar at all");
+      const head = `HTTP/1.1 200 OK\r\ncontent-type: application/x-gzip\r\ncontent-length: ${
+        broken ? 4096 : body.length
+      }\r\nconnection: close\r\n\r\n`;
+      await connection.write(new TextEncoder().encode(head));
+      await connection.write(body);
+      connection.close();
+    }
+  })().catch(() => {});
+  try {
+    const origin = `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`;
+    const url = new URL(`${origin}/o/r/archive/refs/tags/v1.2.0.tar.gz`);
+    const error = await fetchArchive(url, undefined, fetch).catch((error) => error);
+    ok(error instanceof Error && !(error instanceof ArchiveError), String(error));
+    match(error.message, new RegExp(`^${url.href.replaceAll(".", "\\.")}: the download broke off \\(.+\\)$`));
+
+    await using m = await machine();
+    const context = m.context();
+    const pkg = installed(`${m.home}/nm/widget`, "widget", "1.2.0", { repository: `${origin}/o/r` });
+    const state = await fetchedAfterIndexing(context, pkg);
+    ok("failed" in state, JSON.stringify(state));
+    match(state.failed, /the download broke off/);
+    assertEquals(fetchDue(40, publishedState(context, pkg), NOW + RETRY_MS), true);
+
+    broken = false;
+    await rejects(fetchArchive(url, undefined, fetch), ArchiveError);
+    const again = await fetchPublished(context, pkg, deps());
+    ok("none" in again, JSON.stringify(again));
+    match(again.none, /the archive could not be read/);
+    assertEquals(fetchDue(40, publishedState(context, pkg), NOW + 10 * RETRY_MS), false);
+  } finally {
+    listener.close();
+    await serving;
+  }
+});
+
 Deno.test("fetchPublished: offline, each source is tried once and named once with why it was not asked, and asked again later", async () => {
   await using m = await machine();
   const context = m.context();

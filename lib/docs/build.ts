@@ -144,7 +144,11 @@ export async function buildFromSite(
       // that was there still holds the docs of the source it recorded (which `index refresh` reads again).
       dropIndex = isNew;
       if (!isNew) restoreSource(index, held);
-      throw new Problem(error.message, "check the URL and the network, then run the same command");
+      // The site's own answer (a 404, robots.txt's refusal) is the same the next time: only the URL can change.
+      throw new Problem(
+        error.message,
+        error.transient ? "check the URL and the network, then run the same command" : "check the URL",
+      );
     }
     if (error instanceof CrawlInterruptedError) {
       throw new Problem(

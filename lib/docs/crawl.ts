@@ -11,7 +11,7 @@
  */
 import { conditional, readCapped, type Request, requester } from "./crawl_fetch.ts";
 import { CRAWLED, Frontier, type PageLeftOut, type PassStart } from "./crawl_frontier.ts";
-import { failureOf, type Kind, readPage, responseAction } from "./crawl_page.ts";
+import { failureOf, type Kind, mayPass, readPage, responseAction } from "./crawl_page.ts";
 import { countsLine, progressDue, resumeLine, sitemapLine } from "./crawl_progress.ts";
 import { pagesToRead } from "./crawl_scope.ts";
 import { readRobots, sitemapPages } from "./crawl_site.ts";
@@ -88,25 +88,38 @@ export interface CrawlPlan {
   source?: string;
 }
 
+/**
+ * A crawl that ended without what it came for, and whether its cause may pass: a timeout, a network error,
+ * HTTP 429 or 5xx, a robots.txt that did not answer (`transient`); or the site's answer, which asking again
+ * does not change: HTTP 404, 403 or 410, robots.txt's refusal, a request the network policy refuses.
+ */
+export class CrawlEndedError extends Error {
+  constructor(message: string, readonly transient: boolean) {
+    super(message);
+  }
+}
+
 /** The site stopped answering mid-crawl; what was read is kept and the same command resumes. */
-export class CrawlInterruptedError extends Error {}
+export class CrawlInterruptedError extends CrawlEndedError {}
 
 /** A start URL nothing could be read from. */
-export class SiteUnreachableError extends Error {}
+export class SiteUnreachableError extends CrawlEndedError {}
 
 /** Several failures in a row mean the site (or the network) is down, not that some pages are broken. */
 const FAILURES_TO_STOP = 5;
 /** The most a Crawl-delay is honoured, in seconds: a site asking for more would take days to index. */
 const MAX_CRAWL_DELAY = 30;
 
-/** Pages in a row the site did not serve, and the last reason why. */
+/** Pages in a row the site did not serve, and the last reason why (and whether it may pass). */
 export class FailureStreak {
   length = 0;
   last = "";
+  lastMayPass = true;
 
-  add(why: string): void {
+  add(why: string, mayPass: boolean): void {
     this.length++;
     this.last = why;
+    this.lastMayPass = mayPass;
   }
 
   /** The site served a page: the failures before were the pages', not the site's. */
@@ -182,7 +195,7 @@ export async function crawl(
   await queueStart(pass, begun, plan.pages);
   await readQueue(pass);
   const read = frontier.counts().done;
-  if (read === 0) throw unreachable(pass, frontier.skipped()[0]?.note ?? "nothing answered");
+  if (read === 0) throw nothingRead(pass);
   const { removed, skipped } = frontier.finish();
   return {
     ...pass.report,
@@ -311,20 +324,40 @@ async function readInto(pass: Pass, href: string, url: URL, response: Response, 
  * is down" (`why` is what that error says of it), and asked for again next run.
  */
 function failed(pass: Pass, href: string, kind: string, note: string, why = kind): void {
-  pass.failures.add(why);
+  pass.failures.add(why, mayPass(kind));
   pass.frontier.mark(href, "failed", note, kind);
 }
 
 /** The error that ends a pass whose site stopped answering: unreachable if nothing was read yet. */
 function siteStopped(pass: Pass): Error {
   const { done } = pass.frontier.counts();
-  if (done === 0) return unreachable(pass, pass.failures.last);
-  return new CrawlInterruptedError(`the site stopped answering (${pass.failures.last}) after ${done} pages`);
+  const { last, lastMayPass } = pass.failures;
+  if (done === 0) return unreachable(pass, last, lastMayPass);
+  return new CrawlInterruptedError(`the site stopped answering (${last}) after ${done} pages`, lastMayPass);
+}
+
+/**
+ * The pass ended with nothing read. Said of the first page left out that failed for a reason that may pass,
+ * else of the first page left out (the start page, a 404 or robots.txt's refusal: the site's answer, final),
+ * unless robots.txt itself did not answer, which may pass.
+ */
+function nothingRead(pass: Pass): SiteUnreachableError {
+  const left = pass.frontier.skipped();
+  const passing = left.find((page) => page.failure !== undefined && mayPass(page.failure));
+  const said = passing ?? left[0];
+  return unreachable(
+    pass,
+    said?.note ?? "nothing answered",
+    said === undefined || passing !== undefined || pass.robots.blockedBecause !== undefined,
+  );
 }
 
 /** Nothing was read: of the site from its start page, or of the pages the pass was given. */
-function unreachable(pass: Pass, why: string): SiteUnreachableError {
+function unreachable(pass: Pass, why: string, transient: boolean): SiteUnreachableError {
   pass.frontier.unreachable();
-  if (pass.follows) return new SiteUnreachableError(`cannot read ${pass.start.href}: ${why}`);
-  return new SiteUnreachableError(`none of the pages listed for ${pass.start.href} could be read (${why})`);
+  if (pass.follows) return new SiteUnreachableError(`cannot read ${pass.start.href}: ${why}`, transient);
+  return new SiteUnreachableError(
+    `none of the pages listed for ${pass.start.href} could be read (${why})`,
+    transient,
+  );
 }

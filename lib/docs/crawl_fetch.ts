@@ -26,7 +26,13 @@ export interface RetryPolicy {
  * resolve); its message names the URL and why. Asked again a second later it would be declined again: it is
  * never retried.
  */
-export class NotAskedError extends Error {}
+export class NotAskedError extends Error {
+  /**
+   * Declined for good (a policy's refusal), not only now (a name that does not resolve while the machine is
+   * offline): what an hour later would not change.
+   */
+  readonly final: boolean = false;
+}
 
 /**
  * A host name the resolver says does not exist (offline, a typo), in Linux's, macOS's and Windows' words: asked

@@ -2,7 +2,7 @@
  * One answer from the site and what it means for the crawl: asked again later, unchanged, a redirect, not
  * a page, or a page to read. Pure: a response's status and headers in, a decision (or a read page) out.
  */
-import { transient } from "./crawl_fetch.ts";
+import { NotAskedError, transient } from "./crawl_fetch.ts";
 import { pageUrl } from "./crawl_scope.ts";
 import { hash53 } from "../hash.ts";
 import { chunkDocument, type Read } from "./sources.ts";
@@ -59,9 +59,26 @@ function kindOf(contentType: string | null, url: URL): Kind | undefined {
   return undefined;
 }
 
+/** A request declined for good (NotAskedError.final): the one kind of failure that asking later does not mend. */
+const REFUSED = "refused";
+
 /** The kind of failure a request that threw is: what a failure count groups it under. */
 export const failureOf = (error: unknown): string =>
-  error instanceof DOMException && error.name === "TimeoutError" ? "timeout" : "network error";
+  error instanceof NotAskedError && error.final
+    ? REFUSED
+    : error instanceof DOMException && error.name === "TimeoutError"
+    ? "timeout"
+    : "network error";
+
+/**
+ * Whether a failure of this kind (failureOf's, or an answer's "HTTP 503") may pass: a timeout, a network
+ * error, a busy or broken server (429, 5xx) may answer later; a page the site says is not there (404, 403,
+ * 410) is not there later either, and a refused request is not made later either.
+ */
+export function mayPass(kind: string): boolean {
+  const status = /^HTTP (\d+)$/.exec(kind);
+  return status === null ? kind !== REFUSED : transient(Number(status[1]));
+}
 
 export type Page = Exclude<Read, { skipped: string }> & { stamp: DocumentStamp } | { skipped: string };
 

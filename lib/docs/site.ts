@@ -17,7 +17,7 @@ import {
 } from "./crawl.ts";
 import { readCapped } from "./crawl_fetch.ts";
 import { CRAWLED, type PageLeftOut, recordPass } from "./crawl_frontier.ts";
-import { readPage } from "./crawl_page.ts";
+import { failureOf, mayPass, readPage } from "./crawl_page.ts";
 import { pagesToRead, pageUrl, scopeFolder } from "./crawl_scope.ts";
 import {
   type FullPage,
@@ -161,7 +161,10 @@ async function fetchLlmsFile(
     try {
       response = await access.request(at);
     } catch (error) {
-      throw new SiteUnreachableError(`cannot read ${start.href}: could not be read: ${messageOf(error)}`);
+      throw new SiteUnreachableError(
+        `cannot read ${start.href}: could not be read: ${messageOf(error)}`,
+        mayPass(failureOf(error)),
+      );
     }
     if (response.status >= 300 && response.status < 400 && redirects < MAX_REDIRECTS) {
       await response.body?.cancel();

@@ -30,7 +30,9 @@ export const PRODUCT_POLICY: NetworkPolicy = { http: false, privateHosts: false 
  * A request the policy refuses: it never leaves the machine, now or later. A name that does not resolve is a
  * NotAskedError only: the machine may be offline now.
  */
-export class RefusedUrlError extends NotAskedError {}
+export class RefusedUrlError extends NotAskedError {
+  override readonly final = true;
+}
 
 /** Whether an IPv4 address (dotted) is one a public site cannot have. */
 function privateIPv4(address: string): boolean {

@@ -9,11 +9,13 @@
  * meta records what was fetched from where and when; a package@version fetched before costs nothing.
  *
  * Every request goes through the network policy (net_policy.ts) and a time budget per package, so that a
- * dead host costs one package its budget, not the upkeep its progress. A network failure is recorded and
- * asked again after RETRY_MS; a package that publishes nothing readable is not asked again at that version.
+ * dead host costs one package its budget, not the upkeep its progress. A failure that may pass (a timeout, a
+ * broken connection, HTTP 429 or 5xx) is recorded and asked again after RETRY_MS; a package that publishes
+ * nothing readable (no tag, a homepage that answers 404 or 403, a robots.txt that refuses us) is not asked
+ * again at that version.
  */
 import { count } from "../cli/io.ts";
-import { type CrawlOptions, DEFAULT_CRAWL, SiteUnreachableError } from "../docs/crawl.ts";
+import { CrawlEndedError, type CrawlOptions, DEFAULT_CRAWL, SiteUnreachableError } from "../docs/crawl.ts";
 import { NotAskedError } from "../docs/crawl_fetch.ts";
 import { deleteIndexFiles, indexFile, type IndexHome } from "../docs/indexes.ts";
 import { readSite } from "../docs/site.ts";
@@ -107,9 +109,12 @@ export function describePublished(state: PublishedState): string {
 /** A package's published docs as far as they were looked for. */
 export type PublishedState =
   | { published: Published; index: string }
-  /** Nothing published that could be read (no repository or site named, no tag of this version): final. */
+  /**
+   * Nothing published that could be read (no repository or site named, no tag of this version, a homepage
+   * that answers 404 or 403 or whose robots.txt refuses us): final.
+   */
   | { none: string; at: number }
-  /** The network failed (a timeout, a 5xx): asked again after RETRY_MS. */
+  /** The network failed (a timeout, a broken connection, a 429 or 5xx): asked again after RETRY_MS. */
   | { failed: string; at: number };
 
 /** The installed copy's index records an attempt that found nothing, or failed. */
@@ -172,8 +177,15 @@ export const networkFetchDeps = (policy: NetworkPolicy, now: () => number): Fetc
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** Why a source gave nothing: a failure of the network (asked again later), or what it answered. */
-const isFailure = (error: unknown) => !(error instanceof RefusedUrlError || error instanceof ArchiveError);
+/**
+ * Why a source gave nothing: a failure that may pass (asked again later), or what it answered (final): a
+ * refused address, an archive that is not one, a site whose crawl ended on its own answer (a 404 or 403
+ * homepage, robots.txt's refusal).
+ */
+const isFailure = (error: unknown) =>
+  error instanceof CrawlEndedError
+    ? error.transient
+    : !(error instanceof RefusedUrlError || error instanceof ArchiveError);
 
 /**
  * Fetches the package's published docs into their index (replacing what a failed attempt left), and records

@@ -1,12 +1,14 @@
 /**
  * The documentation files of a repository at a tag, read from the tag's source archive (a .tar.gz, as GitHub
- * serves `/archive/refs/tags/<tag>.tar.gz`) in memory, as it streams in: nothing is written to disk. The
- * archive is the package author's, so it is bounded like any hostile input: the download and the unpacked
- * bytes are capped (a gzip bomb ends at the cap), regular files only (no links, devices or folders taken for
- * files), no absolute or `..` paths, a number of files, each up to a size.
+ * serves `/archive/refs/tags/<tag>.tar.gz`) in memory: nothing is written to disk. The download is read whole
+ * first, so that a connection that breaks off is told from an archive that cannot be read: the first is a
+ * failure to ask again later, the second the package's answer. The archive is the package author's, so it is
+ * bounded like any hostile input: the download and the unpacked bytes are capped (a gzip bomb ends at the
+ * cap), regular files only (no links, devices or folders taken for files), no absolute or `..` paths, a number
+ * of files, each up to a size.
  *
  * The tar format is read by modern-tar (a small, dependency-free streaming reader): it hands over one entry
- * at a time, so the caps hold while the archive is still arriving.
+ * at a time, so the unpacked cap holds while the archive is still being unpacked.
  */
 import { createTarDecoder } from "modern-tar";
 import { readUpTo } from "../bytes.ts";
@@ -45,7 +47,7 @@ export interface ArchiveFile {
   bytes: Uint8Array;
 }
 
-/** The archive could not be read as one (too large, not a gzip'd tar, cut off). */
+/** The archive, fully received, could not be read as one (too large, not a gzip'd tar, cut off). */
 export class ArchiveError extends Error {}
 
 /** Folders that hold a repository's documentation. */
@@ -131,8 +133,8 @@ export async function archiveDocs(
       found.push({ path, bytes, rank });
     }
   } catch (error) {
-    // The package's budget ran out, or the archive is too large: said as they are.
-    if (error instanceof ArchiveError || error instanceof DOMException) throw error;
+    // A cap passed: said as it is.
+    if (error instanceof ArchiveError) throw error;
     throw new ArchiveError(`the archive could not be read: ${messageOf(error)}`);
   }
   return found.sort((a, b) => a.rank - b.rank).map(({ path, bytes }) => ({ path, bytes }));
@@ -144,7 +146,8 @@ export type ArchiveAnswer = { files: ArchiveFile[]; url: URL } | { missing: stri
 /**
  * Asks for the archive at `url`, following at most `limits.redirects` redirects (each asked through `fetch`,
  * which checks it), and reads its documentation. A missing tag is an answer; a failure (5xx, a timeout, a
- * refused address) is thrown.
+ * connection broken mid-download, a refused address) is thrown, and so is an archive that cannot be read
+ * (ArchiveError).
  */
 export async function fetchArchive(
   url: URL,
@@ -179,11 +182,20 @@ export async function fetchArchive(
       await response.body?.cancel();
       throw new ArchiveError(`${at.href}: HTTP ${response.status}`);
     }
+    const tooLarge = new ArchiveError(`the archive is larger than ${limits.archiveBytes / 1024 / 1024} MB`);
     const declared = Number(response.headers.get("content-length") ?? NaN);
     if (declared > limits.archiveBytes) {
       await response.body.cancel();
-      throw new ArchiveError(`the archive is larger than ${limits.archiveBytes / 1024 / 1024} MB`);
+      throw tooLarge;
     }
-    return { files: await archiveDocs(response.body, directory, limits), url };
+    let bytes;
+    try {
+      bytes = await readUpTo(response.body, limits.archiveBytes);
+    } catch (error) {
+      // The connection broke off or the budget ran out mid-download: nothing said of the archive, asked again.
+      throw new Error(`${at.href}: the download broke off (${messageOf(error)})`);
+    }
+    if (bytes === undefined) throw tooLarge;
+    return { files: await archiveDocs(ReadableStream.from([bytes]), directory, limits), url };
   }
 }
