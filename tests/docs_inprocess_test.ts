@@ -377,6 +377,27 @@ Deno.test("mcp in process: a line that is no message is logged and passed over; 
   match(textOf(by.get(3)), /no local documentation indexes yet/);
 });
 
+Deno.test("mcp in process: indexes that cannot be listed (a file where their folder goes) do not stop the server; its tools say why", async () => {
+  await using m = await machine();
+  await Deno.mkdir(m.state, { recursive: true });
+  await Deno.writeTextFile(`${m.state}/indexes`, "not a folder");
+  const ctx = m.context(
+    {},
+    lines(INITIALIZE, INITIALIZED, call(2, "search", { query: "register a runner" }), {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/list",
+    }),
+  );
+  assertEquals(await main(["mcp"], ctx), 0);
+  const by = answers(ctx);
+  assertEquals(by.get(1)?.result?.serverInfo?.name, "docsearch");
+  assertEquals(by.get(2)?.result?.isError, true);
+  match(textOf(by.get(2)), /^search failed: Not a directory .*readdir .*\/indexes/);
+  assertEquals(by.get(3)?.result?.tools?.map((tool) => tool.name), ["search", "list_indexes"]);
+  match(ctx.err[0], /^docsearch-hook mcp: the indexes cannot be listed: /);
+});
+
 Deno.test("mcp instructions: the indexes by name, at most 40, the rest counted", () => {
   assertEquals(instructions([]).includes("indexes here"), false);
   match(instructions(["gitlab", "npm-react-18.3.1"]), / The indexes here: gitlab, npm-react-18\.3\.1\.$/);

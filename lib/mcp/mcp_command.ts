@@ -187,10 +187,23 @@ async function listIndexes(context: CommandContext): Promise<string> {
     }${after}`;
 }
 
+/**
+ * The index names the instructions give; none when they cannot be read (no state directory, a file where the
+ * indexes' folder should be): the server starts all the same, and each tool call says what is wrong.
+ */
+function namesToAnnounce(context: CommandContext): string[] {
+  try {
+    return indexNames(context);
+  } catch (error) {
+    context.stderr(`docsearch-hook mcp: the indexes cannot be listed: ${messageOf(error)}`);
+    return [];
+  }
+}
+
 /** Serves the context's indexes on its stdin and stdout until the input ends and all it asked is answered. */
 export async function run(context: CommandContext): Promise<number> {
   const server = new McpServer({ name: SERVER_NAME, version: VERSION }, {
-    instructions: instructions(indexNames(context)),
+    instructions: instructions(namesToAnnounce(context)),
   });
   server.registerTool("search", {
     title: "Search local documentation",
