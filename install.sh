@@ -191,11 +191,22 @@ find_tools() {
   fi
 }
 
+# quoted WORD: WORD as a shell reads it back, in single quotes when it holds anything but safe characters, so
+# that the commands the next steps print can be pasted as they are (an install folder with a space).
+quoted() {
+  case $1 in
+    *[!A-Za-z0-9_./:@%+=-]* | '') printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")" ;;
+    *) printf '%s' "$1" ;;
+  esac
+}
+
 # download URL FILE
 download() {
   if [ "$downloader" = curl ]; then
     # --retry covers timeouts and 408/429/5xx answers, not a 404: a missing file fails at once.
-    curl -fsSL --retry 3 --retry-delay 2 --connect-timeout 20 -o "$2" "$1"
+    # --speed-time: a transfer that stalls (under 1 byte a second for 60 s) fails, as wget's -T does, where it
+    # would otherwise wait forever; a slow but moving download is not cut.
+    curl -fsSL --retry 3 --retry-delay 2 --connect-timeout 20 --speed-limit 1 --speed-time 60 -o "$2" "$1"
   else
     # GNU wget already retries transient failures (20 tries); -T bounds each stalled attempt.
     wget -q -T 30 -O "$2" "$1"
@@ -261,6 +272,7 @@ next_steps() {
   else
     run=$dest
   fi
+  run=$(quoted "$run")
   echo
   echo "Next steps:"
   if [ "$on_path" = 0 ]; then
@@ -276,7 +288,7 @@ next_steps() {
   fi
   echo "  - check the setup: $run doctor"
   echo "  - restart Claude Code (or start a new session) so it loads the hook"
-  echo "  - to undo: $run uninstall, then delete $dest"
+  echo "  - to undo: $run uninstall, then delete $(quoted "$dest")"
 }
 
 main() {

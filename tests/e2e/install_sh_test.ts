@@ -317,6 +317,27 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "install.sh into a folder with a space and a quote: the next steps' commands can be pasted as printed",
+  ignore,
+  async fn() {
+    await using t = await setup();
+    const dir = `${t.home}/my bin/it's here`;
+    const result = await t.install(["--dir", dir, "--no-register"]);
+    assertEquals([result.code, result.stderr], [0, ""], result.stdout);
+    const quoted = `'${t.home}/my bin/it'\\''s here/docsearch-hook'`;
+    includes(result.stdout, `  - register the hook with Claude Code: ${quoted} install\n`);
+    includes(result.stdout, `  - check the setup: ${quoted} doctor\n`);
+    includes(result.stdout, `  - to undo: ${quoted} uninstall, then delete ${quoted}\n`);
+    // Pasted into a shell, the printed command runs the installed binary.
+    const line = result.stdout.split("\n").find((l) => l.includes("check the setup: "))!;
+    const command = line.slice(line.indexOf(": ") + 2).replace(/ doctor$/, " --version");
+    const run = await new Deno.Command("sh", { args: ["-c", command], env: { HOME: t.home } }).output();
+    assertEquals(run.success, true, new TextDecoder().decode(run.stderr));
+  },
+});
+
+Deno.test({
   name: "install.sh refuses a binary whose checksum does not match, and changes nothing",
   ignore,
   async fn() {
