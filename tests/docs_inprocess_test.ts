@@ -377,6 +377,14 @@ Deno.test("mcp in process: a line that is no message is logged and passed over; 
   match(textOf(by.get(3)), /no local documentation indexes yet/);
 });
 
+Deno.test("mcp in process: a last request the input ends without a line break is answered", async () => {
+  await using m = await machine();
+  const ctx = m.context({}, lines(INITIALIZE, INITIALIZED) + JSON.stringify(call(2, "list_indexes", {})));
+  assertEquals(await main(["mcp"], ctx), 0);
+  assertEquals(ctx.err, []);
+  match(textOf(answers(ctx).get(2)), /no local documentation indexes yet/);
+});
+
 Deno.test("mcp in process: indexes that cannot be listed (a file where their folder goes) do not stop the server; its tools say why", async () => {
   await using m = await machine();
   await Deno.mkdir(m.state, { recursive: true });

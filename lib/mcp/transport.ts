@@ -52,27 +52,38 @@ export class LineTransport implements Transport {
 
   async #read(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
     const buffer = new ReadBuffer();
+    const dispatch = () => {
+      for (;;) {
+        let message: JSONRPCMessage | null;
+        try {
+          message = buffer.readMessage();
+        } catch (error) {
+          // The line was not a message; the ones after it may be.
+          this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+          continue;
+        }
+        if (message === null) return;
+        const id = requestId(message);
+        if (id !== undefined) this.#unanswered.add(id);
+        const cancelled = cancelledId(message);
+        if (cancelled !== undefined) this.#unanswered.delete(cancelled);
+        this.onmessage?.(message);
+      }
+    };
+    /** Whether the input so far ends inside a line. */
+    let open = false;
     try {
       for (;;) {
         const { done, value } = await reader.read();
-        if (done) break;
-        buffer.append(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-        for (;;) {
-          let message: JSONRPCMessage | null;
-          try {
-            message = buffer.readMessage();
-          } catch (error) {
-            // The line was not a message; the ones after it may be.
-            this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-            continue;
-          }
-          if (message === null) break;
-          const id = requestId(message);
-          if (id !== undefined) this.#unanswered.add(id);
-          const cancelled = cancelledId(message);
-          if (cancelled !== undefined) this.#unanswered.delete(cancelled);
-          this.onmessage?.(message);
+        if (done) {
+          // The last message may end with the input rather than with a line break: it is a message all the same.
+          if (open) buffer.append(Buffer.from("\n"));
+          dispatch();
+          break;
         }
+        if (value.byteLength > 0) open = value[value.byteLength - 1] !== 0x0a;
+        buffer.append(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+        dispatch();
       }
     } catch (error) {
       // Closing cancels the read; anything else is the input failing, which ends the session as its end does.
