@@ -250,5 +250,6 @@ function indexFullPages(
     skipped,
     failed: [],
     limitReached: pages.length > taken.length,
+    cutShort: false,
   };
 }
