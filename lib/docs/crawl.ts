@@ -327,8 +327,10 @@ async function readInto(pass: Pass, href: string, url: URL, response: Response, 
   }
   if (pass.stamps.get(href)?.version === page.stamp.version) report.unchanged++;
   else {
-    // The same page under a second address (a trailing "index.html", a mirror path) is indexed once.
-    const same = pass.index.sameAs(href, page.digest);
+    // The same page under a second address (a trailing "index.html", a mirror path) is indexed once. Only
+    // what this pass keeps counts: a document of the source an `add --replace` replaces leaves at the end, and
+    // a page the old and new versions share must not go with it.
+    const same = pass.index.sameAs(href, page.digest, (source) => pass.frontier.keeps(source));
     if (same !== undefined) {
       pass.index.remove(href);
       return frontier.mark(href, "skipped", `the same page as ${same}`);
