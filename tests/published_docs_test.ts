@@ -729,6 +729,25 @@ Deno.test("doctor's published docs line: what was fetched from where and when, f
       "from llms.txt https://react.dev/llms.txt and the archive " +
       "https://github.com/facebook/react/archive/refs/tags/v18.3.1.tar.gz (fetched 2026-11-21)",
   );
+  // A crawl the budget cut short says so.
+  const [cut] = publishedDocsCheck("/p", true, [{
+    pkg: "gadget 3.1.0",
+    fetched: {
+      label: "gadget docs site (gadget.dev), as of 2026-11-21",
+      kind: "crawl",
+      url: "https://gadget.dev/docs/",
+      at: NOW,
+      cutShort: "the 90 s allowed ran out after 17 pages",
+    },
+  }]);
+  assertEquals(
+    [cut.status, cut.message],
+    [
+      "ok",
+      "/p: gadget 3.1.0: gadget docs site (gadget.dev), as of 2026-11-21, from crawl https://gadget.dev/docs/ " +
+      "(fetched 2026-11-21; the 90 s allowed ran out after 17 pages)",
+    ],
+  );
   const [failed] = publishedDocsCheck("/p", true, [{ pkg: "react 18.3.1", failed: "timed out" }]);
   assertEquals(failed.status, "warn");
   match(failed.message, /react 18\.3\.1: failed: timed out/);
