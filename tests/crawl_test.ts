@@ -1024,6 +1024,7 @@ Deno.test("crawl: links and sitemap pages in scope, robots.txt honoured, furnitu
         skipped: [[`${ORIGIN}/docs/private/secret.html`, "disallowed by robots.txt"]],
         failed: [],
         limitReached: false,
+        cutShort: false,
       },
     );
     assertEquals(sources(), [

@@ -131,3 +131,93 @@ Deno.test("index add --replace by another version on the same host keeps that ho
   assertEquals(entry().domains, ["127.0.0.1", "example.com"]);
   assertEquals(entry().description, `guide documentation (from ${site.base}/v2/)`);
 });
+
+/** The documents an index holds, by address. */
+function documents(m: Machine, name: string): string[] {
+  const db = new DatabaseSync(`${m.state}/indexes/${name}.db`, { readOnly: true });
+  try {
+    return (db.prepare("SELECT source FROM documents ORDER BY source").all() as { source: string }[])
+      .map((row) => row.source);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Versions of a docs site at /v1/, /v2/ and /v3/: each has a start page, an "install" page every version has
+ * word for word, and a "changes" page of its own, except /v3/, a copy of /v2/ throughout. /l1/ and /l2/ have
+ * the same llms-full.txt.
+ */
+function serveVersions(): Deno.HttpServer<Deno.NetAddr> & { base: string } {
+  const html = (title: string, text: string) =>
+    new Response(
+      `<html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${text}</p>` +
+        `<a href="install.html">install</a> <a href="changes.html">changes</a></main></body></html>`,
+      { headers: { "content-type": "text/html" } },
+    );
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
+    const path = new URL(request.url).pathname;
+    const [, folder, page] = /^\/(v[123]|l[12])\/(.*)$/.exec(path) ?? [];
+    const version = folder === "v3" ? "v2" : folder;
+    if (folder?.startsWith("l") && page === "llms-full.txt") {
+      return new Response(
+        "# Widgets\n\n## Installing\n\nRun the widget installer.\n\n## Frobnicating\n\nTurn the frobnicator.\n",
+        { headers: { "content-type": "text/plain" } },
+      );
+    }
+    if (folder?.startsWith("v")) {
+      if (page === "") return html(`Widgets ${version}`, `The widget guide, ${version}.`);
+      if (page === "install.html") return html("Installing", "Run the widget installer.");
+      if (page === "changes.html") return html("Changes", `What ${version} changed.`);
+    }
+    return new Response("not here", { status: 404 });
+  });
+  return Object.assign(server, { base: `http://127.0.0.1:${server.addr.port}` });
+}
+
+Deno.test("index add --replace of a site by another version indexes the pages they share under the new addresses", async () => {
+  await using m = await machine();
+  await using site = serveVersions();
+  const v = (folder: string, ...pages: string[]) => pages.map((page) => `${site.base}/${folder}/${page}`);
+  await succeeds(["index", "add", "guide", `${site.base}/v1/`, "--no-config"], m.context());
+  assertEquals(documents(m, "guide"), v("v1", "", "changes.html", "install.html"));
+
+  // The install page is the same in v1 and v2: it is v2's now, not skipped as v1's (which then went).
+  await succeeds(["index", "add", "guide", `${site.base}/v2/`, "--replace", "--no-config"], m.context());
+  assertEquals(documents(m, "guide"), v("v2", "", "changes.html", "install.html"));
+
+  // Every page of v3 is one of v2's: still a replacement, not "cannot read …: the same page as …".
+  await succeeds(["index", "add", "guide", `${site.base}/v3/`, "--replace", "--no-config"], m.context());
+  assertEquals(documents(m, "guide"), v("v3", "", "changes.html", "install.html"));
+
+  // A refresh keeps them all.
+  await succeeds(["index", "refresh", "guide"], m.context());
+  assertEquals(documents(m, "guide"), v("v3", "", "changes.html", "install.html"));
+
+  // The same for the pages of an llms-full.txt, replaced by another with the same pages.
+  await succeeds(["index", "add", "notes", `${site.base}/l1/`, "--no-config"], m.context());
+  assertEquals(documents(m, "notes"), v("l1", "llms-full.txt#frobnicating", "llms-full.txt#installing"));
+  await succeeds(["index", "add", "notes", `${site.base}/l2/`, "--replace", "--no-config"], m.context());
+  assertEquals(documents(m, "notes"), v("l2", "llms-full.txt#frobnicating", "llms-full.txt#installing"));
+});
+
+Deno.test("index add --replace of a folder by a copy of it, or by a site with the same pages, indexes the new source whole", async () => {
+  await using m = await machine();
+  await using site = serveVersions();
+  for (const folder of ["old", "new"]) {
+    await Deno.mkdir(`${m.project}/${folder}`);
+    await Deno.writeTextFile(
+      `${m.project}/${folder}/install.md`,
+      "# Installing\n\nRun the widget installer.\n",
+    );
+  }
+  await succeeds(["index", "add", "guide", "old", "--no-config"], m.context());
+  await succeeds(["index", "add", "guide", "new", "--replace", "--no-config"], m.context());
+  assertEquals(documents(m, "guide"), [`${m.project}/new/install.md`]);
+  // A page whose text is a file's of the folder replaced is indexed as the site's.
+  await succeeds(["index", "add", "guide", `${site.base}/l1/`, "--replace", "--no-config"], m.context());
+  assertEquals(documents(m, "guide"), [
+    `${site.base}/l1/llms-full.txt#frobnicating`,
+    `${site.base}/l1/llms-full.txt#installing`,
+  ]);
+});

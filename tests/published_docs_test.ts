@@ -422,7 +422,7 @@ Deno.test("fetchPublished: a dead host is a failure, recorded and asked again on
 });
 
 /** A server on 127.0.0.1 that answers every request with `handler`. */
-function serve(handler: (url: URL) => Response): { origin: string } & AsyncDisposable {
+function serve(handler: (url: URL) => Response | Promise<Response>): { origin: string } & AsyncDisposable {
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     (request) => handler(new URL(request.url)),
@@ -729,6 +729,25 @@ Deno.test("doctor's published docs line: what was fetched from where and when, f
       "from llms.txt https://react.dev/llms.txt and the archive " +
       "https://github.com/facebook/react/archive/refs/tags/v18.3.1.tar.gz (fetched 2026-11-21)",
   );
+  // A crawl the budget cut short says so.
+  const [cut] = publishedDocsCheck("/p", true, [{
+    pkg: "gadget 3.1.0",
+    fetched: {
+      label: "gadget docs site (gadget.dev), as of 2026-11-21",
+      kind: "crawl",
+      url: "https://gadget.dev/docs/",
+      at: NOW,
+      cutShort: "the 90 s allowed ran out after 17 pages",
+    },
+  }]);
+  assertEquals(
+    [cut.status, cut.message],
+    [
+      "ok",
+      "/p: gadget 3.1.0: gadget docs site (gadget.dev), as of 2026-11-21, from crawl https://gadget.dev/docs/ " +
+      "(fetched 2026-11-21; the 90 s allowed ran out after 17 pages)",
+    ],
+  );
   const [failed] = publishedDocsCheck("/p", true, [{ pkg: "react 18.3.1", failed: "timed out" }]);
   assertEquals(failed.status, "warn");
   match(failed.message, /react 18\.3\.1: failed: timed out/);
@@ -737,4 +756,119 @@ Deno.test("doctor's published docs line: what was fetched from where and when, f
     /dependency_docs\.fetch is false: nothing is fetched/,
   );
   assertEquals(publishedDocsCheck("/p", true, []), []);
+});
+
+/**
+ * A docs site whose start page links to /docs/p1.html … p10.html, each a page of its own; robots.txt says
+ * `robots`. Pages past `served` are not answered while the test runs.
+ */
+function slowSite(robots: string, served: number) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => release = resolve);
+  const asked: string[] = [];
+  const html = (title: string, links: string[]) =>
+    new Response(
+      `<html><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${
+        words(title.replace(" ", "").toLowerCase(), 300)
+      }</p>${links.map((href) => `<a href="${href}">${href}</a>`).join(" ")}</main></body></html>`,
+      { headers: { "content-type": "text/html" } },
+    );
+  const server = serve(async (url) => {
+    asked.push(url.pathname);
+    if (url.pathname === "/robots.txt") return new Response(robots);
+    if (url.pathname === "/docs/") {
+      return html("Docs home", Array.from({ length: 10 }, (_, i) => i + 1).map((n) => `/docs/p${n}.html`));
+    }
+    const n = Number(/^\/docs\/p(\d+)\.html$/.exec(url.pathname)?.[1] ?? NaN);
+    if (!(n > 0)) return new Response("not found", { status: 404 });
+    if (n > served) await released;
+    return html(`Page ${n}`, []);
+  });
+  return {
+    origin: server.origin,
+    asked,
+    async [Symbol.asyncDispose]() {
+      release();
+      await server[Symbol.asyncDispose]();
+    },
+  };
+}
+
+/** `promise`, or a failure if it has not settled within `ms`: a wait the code under test never ends. */
+async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not end within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+Deno.test("fetchPublished: a Crawl-delay wait ends with the budget, and the pages read by then are the package's published docs", async () => {
+  await using m = await machine();
+  await using server = slowSite("User-agent: *\nCrawl-delay: 30\n", 6);
+  const context = m.context();
+  const pkg = installed(`${m.home}/nm/gadget`, "gadget", "3.1.0", { homepage: `${server.origin}/docs/` });
+  Deno.mkdirSync(`${context.stateDir}/indexes`, { recursive: true });
+  packageIndex(context, pkg);
+  // The first two waits pass at once; the third is the full 30 s, which no test waits for: only the budget
+  // can end it.
+  const slept: number[] = [];
+  const sleep = (ms: number) => {
+    slept.push(ms);
+    return slept.length <= 2 ? Promise.resolve() : new Promise<void>(() => {});
+  };
+  const state = await within(
+    5000,
+    "a fetch with a 1 s budget",
+    fetchPublished(context, pkg, { ...deps(), sleep, budgetMs: 1000 }),
+  );
+  ok("published" in state, JSON.stringify(state));
+  assertEquals(
+    [state.published.kind, state.published.documents, state.published.cutShort],
+    ["crawl", 3, "the 1 s allowed ran out after 3 pages"],
+  );
+  assertEquals(slept, [30_000, 30_000, 30_000]);
+  // Nothing asked once the budget ran out.
+  assertEquals(server.asked.filter((path) => path.endsWith(".html")), ["/docs/p1.html", "/docs/p2.html"]);
+  assertEquals(documentsOf(`${m.state}/indexes/${publishedIndexName(pkg)}.db`), [
+    `${server.origin}/docs/`,
+    `${server.origin}/docs/p1.html`,
+    `${server.origin}/docs/p2.html`,
+  ]);
+  // Recorded as found, not as a failure to ask again in an hour.
+  assertEquals(publishedState(context, pkg), state);
+  assertEquals(fetchDue(40, publishedState(context, pkg), NOW + 10 * RETRY_MS), false);
+  match(describePublished(state), /; the 1 s allowed ran out after 3 pages\)$/);
+});
+
+Deno.test("fetchPublished: a crawl whose requests the budget ends keeps what it read, and the requests in flight are no failures", async () => {
+  await using m = await machine();
+  // No Crawl-delay: two requests at a time; pages 3 to 10 never answer.
+  await using server = slowSite("User-agent: *\n", 2);
+  const context = m.context();
+  const pkg = installed(`${m.home}/nm/gadget`, "gadget", "3.1.0", { homepage: `${server.origin}/docs/` });
+  Deno.mkdirSync(`${context.stateDir}/indexes`, { recursive: true });
+  packageIndex(context, pkg);
+  const state = await fetchPublished(context, pkg, { ...deps(), budgetMs: 1000 });
+  ok("published" in state, JSON.stringify(state));
+  assertEquals(
+    [state.published.kind, state.published.documents, state.published.cutShort],
+    ["crawl", 3, "the 1 s allowed ran out after 3 pages"],
+  );
+  // The two pages in flight when the budget ran out, each asked once: no retry, no page after them.
+  assertEquals(server.asked.filter((path) => path.endsWith(".html")).sort(), [
+    "/docs/p1.html",
+    "/docs/p2.html",
+    "/docs/p3.html",
+    "/docs/p4.html",
+  ]);
+  assertEquals(documentsOf(`${m.state}/indexes/${publishedIndexName(pkg)}.db`), [
+    `${server.origin}/docs/`,
+    `${server.origin}/docs/p1.html`,
+    `${server.origin}/docs/p2.html`,
+  ]);
 });

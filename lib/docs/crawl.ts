@@ -9,7 +9,7 @@
  * scope (crawl_scope.ts), requests and retries (crawl_fetch.ts), robots.txt and sitemaps (crawl_site.ts),
  * what an answer means and reading a page (crawl_page.ts), progress lines (crawl_progress.ts).
  */
-import { conditional, readCapped, type Request, requester } from "./crawl_fetch.ts";
+import { budgetedSleep, conditional, readCapped, type Request, requester } from "./crawl_fetch.ts";
 import { CRAWLED, Frontier, type PageLeftOut, type PassStart } from "./crawl_frontier.ts";
 import { failureOf, type Kind, mayPass, readPage, responseAction } from "./crawl_page.ts";
 import { countsLine, progressDue, resumeLine, sitemapLine } from "./crawl_progress.ts";
@@ -48,6 +48,12 @@ export interface CrawlDeps {
   sleep: (ms: number) => Promise<void>;
   /** Progress lines (stderr). */
   progress: (line: string) => void;
+  /**
+   * The time the run is allowed (a package's published docs have a budget; `index add` typed by hand has
+   * none): when it aborts, waits and requests in flight end, nothing more is asked, and the pass ends with
+   * what it read (CrawlReport.cutShort).
+   */
+  budget?: AbortSignal;
 }
 
 export interface CrawlReport {
@@ -64,6 +70,8 @@ export interface CrawlReport {
   /** Pages the site failed (an HTTP error, a timeout), each with the kind of failure. */
   failed: Required<PageLeftOut>[];
   limitReached: boolean;
+  /** The budget (CrawlDeps.budget) ran out with pages still queued: they were not asked for. */
+  cutShort: boolean;
 }
 
 /** How a run asks a site for anything: requests with their retries, and what its robots.txt allows. */
@@ -74,7 +82,7 @@ export interface SiteAccess {
 
 /** Reads the site's robots.txt, once per run: whatever the run reads from the site is asked through this. */
 export async function siteAccess(start: URL, options: CrawlOptions, deps: CrawlDeps): Promise<SiteAccess> {
-  const request = requester(deps.fetch, deps.sleep, options);
+  const request = requester(deps.fetch, deps.sleep, options, deps.budget);
   return { request, robots: await readRobots(start, request) };
 }
 
@@ -190,6 +198,7 @@ export async function crawl(
       skipped: [],
       failed: [],
       limitReached: false,
+      cutShort: false,
     },
   };
   await queueStart(pass, begun, plan.pages);
@@ -223,21 +232,29 @@ async function queueStart(pass: Pass, begun: PassStart, pages: readonly URL[] | 
   if (fromSitemaps.length > 0) deps.progress(sitemapLine(fromSitemaps.length, start));
 }
 
-/** Reads queued pages, a batch at a time, until none are left, the page limit, or the site stops answering. */
+/**
+ * Reads queued pages, a batch at a time, until none are left, the page limit, the budget, or the site stops
+ * answering.
+ */
 async function readQueue(pass: Pass): Promise<void> {
-  const { robots, options, frontier } = pass;
+  const { robots, options, frontier, deps } = pass;
   const polite = robots.crawlDelay !== undefined && robots.crawlDelay > 0;
   const concurrency = polite ? 1 : options.concurrency;
+  const sleep = budgetedSleep(deps.sleep, deps.budget);
   while (true) {
     const { batch, limitReached } = frontier.next(concurrency, options.maxPages);
     if (batch.length === 0) {
       pass.report.limitReached = limitReached;
       return;
     }
+    if (deps.budget?.aborted) {
+      pass.report.cutShort = true;
+      return;
+    }
     await Promise.all(batch.map((href) => visit(pass, href)));
     if (pass.failures.siteDown) throw siteStopped(pass);
-    if (progressDue(pass.report.fetched, batch.length)) pass.deps.progress(countsLine(frontier.counts()));
-    if (polite) await pass.deps.sleep(Math.min(robots.crawlDelay!, MAX_CRAWL_DELAY) * 1000);
+    if (progressDue(pass.report.fetched, batch.length)) deps.progress(countsLine(frontier.counts()));
+    if (polite) await sleep(Math.min(robots.crawlDelay!, MAX_CRAWL_DELAY) * 1000);
   }
 }
 
@@ -253,6 +270,8 @@ async function visit(pass: Pass, href: string): Promise<void> {
   try {
     response = await pass.request(url, conditional(pass.stamps.get(href)?.validator));
   } catch (error) {
+    // Ended by the budget, not by the site: the page stays queued, and the pass ends without it.
+    if (pass.deps.budget?.aborted) return;
     failed(pass, href, failureOf(error), `could not be read: ${messageOf(error)}`, messageOf(error));
     return;
   }
@@ -288,6 +307,7 @@ async function readInto(pass: Pass, href: string, url: URL, response: Response, 
   try {
     bytes = await readCapped(response);
   } catch (error) {
+    if (pass.deps.budget?.aborted) return;
     // The connection broke (or timed out) mid-body: like a request that failed.
     return failed(pass, href, failureOf(error), `could not be read: ${messageOf(error)}`, messageOf(error));
   }
@@ -307,8 +327,10 @@ async function readInto(pass: Pass, href: string, url: URL, response: Response, 
   }
   if (pass.stamps.get(href)?.version === page.stamp.version) report.unchanged++;
   else {
-    // The same page under a second address (a trailing "index.html", a mirror path) is indexed once.
-    const same = pass.index.sameAs(href, page.digest);
+    // The same page under a second address (a trailing "index.html", a mirror path) is indexed once. Only
+    // what this pass keeps counts: a document of the source an `add --replace` replaces leaves at the end, and
+    // a page the old and new versions share must not go with it.
+    const same = pass.index.sameAs(href, page.digest, (source) => pass.frontier.keeps(source));
     if (same !== undefined) {
       pass.index.remove(href);
       return frontier.mark(href, "skipped", `the same page as ${same}`);
@@ -337,11 +359,12 @@ function siteStopped(pass: Pass): Error {
 }
 
 /**
- * The pass ended with nothing read. Said of the first page left out that failed for a reason that may pass,
- * else of the first page left out (the start page, a 404 or robots.txt's refusal: the site's answer, final),
- * unless robots.txt itself did not answer, which may pass.
+ * The pass ended with nothing read. Said of the budget when it ran out (which may pass); else of the first
+ * page left out that failed for a reason that may pass, else of the first page left out (the start page, a 404
+ * or robots.txt's refusal: the site's answer, final), unless robots.txt itself did not answer, which may pass.
  */
 function nothingRead(pass: Pass): SiteUnreachableError {
+  if (pass.report.cutShort) return unreachable(pass, "the time allowed ran out before a page was read", true);
   const left = pass.frontier.skipped();
   const passing = left.find((page) => page.failure !== undefined && mayPass(page.failure));
   const said = passing ?? left[0];

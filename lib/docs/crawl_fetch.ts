@@ -47,30 +47,53 @@ const unresolved = (error: unknown) =>
 export const transient = (status: number): boolean => status === 429 || status >= 500;
 
 /**
+ * `sleep`, ended early when `budget` aborts: a wait (a retry's, a Crawl-delay's) never outlasts the time
+ * allowed, which an injected sleep knows nothing of.
+ */
+export function budgetedSleep(
+  sleep: (ms: number) => Promise<void>,
+  budget: AbortSignal | undefined,
+): (ms: number) => Promise<void> {
+  if (budget === undefined) return sleep;
+  return (ms) => {
+    if (budget.aborted) return Promise.resolve();
+    let ended = () => {};
+    const over = new Promise<void>((resolve) => {
+      ended = resolve;
+      budget.addEventListener("abort", ended, { once: true });
+    });
+    return Promise.race([sleep(ms), over]).finally(() => budget.removeEventListener("abort", ended));
+  };
+}
+
+/**
  * Requests that retry timeouts, network errors, 429 and 5xx (not a request declined before it was made, nor a
  * host name that does not resolve), and follow no redirect by themselves: the crawl decides whether a
- * redirect's target is in scope.
+ * redirect's target is in scope. `budget` ends a request in flight and its retries at once.
  */
 export function requester(
   fetch: typeof globalThis.fetch,
   sleep: (ms: number) => Promise<void>,
   policy: RetryPolicy,
+  budget?: AbortSignal,
 ): Request {
+  const wait = budgetedSleep(sleep, budget);
   return async (url, headers = {}) => {
     for (let attempt = 0;; attempt++) {
       const last = attempt >= policy.retryDelaysMs.length;
+      const timeout = AbortSignal.timeout(policy.timeoutMs);
       try {
         const response = await fetch(url, {
           headers: { ...HEADERS, ...headers },
           redirect: "manual",
-          signal: AbortSignal.timeout(policy.timeoutMs),
+          signal: budget === undefined ? timeout : AbortSignal.any([timeout, budget]),
         });
-        if (!transient(response.status) || last) return response;
+        if (!transient(response.status) || last || budget?.aborted) return response;
         await response.body?.cancel();
       } catch (error) {
-        if (last || error instanceof NotAskedError || unresolved(error)) throw error;
+        if (last || budget?.aborted || error instanceof NotAskedError || unresolved(error)) throw error;
       }
-      await sleep(policy.retryDelaysMs[attempt]);
+      await wait(policy.retryDelaysMs[attempt]);
     }
   };
 }

@@ -142,6 +142,15 @@ export class Frontier {
     return { batch: this.index.queued(Math.min(concurrency, room)), limitReached: false };
   }
 
+  /**
+   * Whether the pass keeps the document of `href`: it read the page (or found it unchanged), or the site failed
+   * it this time and what was read before stays. Documents of pages it has not reached may leave at the end.
+   */
+  keeps(href: string): boolean {
+    const state = this.index.crawlState(href);
+    return state === "done" || state === "failed";
+  }
+
   counts(): { done: number; queued: number } {
     const { done, queued } = this.index.crawlCounts();
     return { done, queued };

@@ -228,7 +228,8 @@ function indexFullPages(
       unchanged++;
       continue;
     }
-    const same = index.sameAs(href, read.digest);
+    // Only pages of this file count: documents of the source an `add --replace` replaces are about to go.
+    const same = index.sameAs(href, read.digest, (source) => kept.has(source));
     if (same !== undefined) {
       skipped.push({ url: href, note: `the same page as ${same}` });
       continue;
@@ -250,5 +251,6 @@ function indexFullPages(
     skipped,
     failed: [],
     limitReached: pages.length > taken.length,
+    cutShort: false,
   };
 }

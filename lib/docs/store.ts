@@ -244,12 +244,19 @@ export class DocsIndex {
     return changes.length;
   }
 
-  /** Another document with the same content, already indexed under another name. */
-  sameAs(source: string, digest: string): string | undefined {
+  /**
+   * Another document with the same content, already indexed under another name; of those `among` takes only
+   * (a pass that replaces the index's source compares with what it read, not with documents about to go).
+   */
+  sameAs(
+    source: string,
+    digest: string,
+    among: (source: string) => boolean = () => true,
+  ): string | undefined {
     if (digest === "") return undefined;
-    const row = this.sql("SELECT source FROM documents WHERE digest = ? AND source != ? LIMIT 1")
-      .get(digest, source) as { source: string } | undefined;
-    return row?.source;
+    const rows = this.sql("SELECT source FROM documents WHERE digest = ? AND source != ? ORDER BY id")
+      .all(digest, source) as { source: string }[];
+    return rows.find((row) => among(row.source))?.source;
   }
 
   remove(source: string): void {
@@ -378,6 +385,12 @@ export class DocsIndex {
   markCrawled(url: string, state: Exclude<CrawlState, "queued">, note?: string, failure?: string): void {
     this.sql("UPDATE crawl SET state = ?, note = ?, failure = ? WHERE url = ?")
       .run(state, note ?? null, failure ?? null, url);
+  }
+
+  /** What the crawl pass made of a page so far; undefined when it does not know the page. */
+  crawlState(url: string): CrawlState | undefined {
+    return (this.sql("SELECT state FROM crawl WHERE url = ?").get(url) as { state: CrawlState } | undefined)
+      ?.state;
   }
 
   crawlCounts(): Record<CrawlState, number> {

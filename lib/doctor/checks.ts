@@ -115,7 +115,7 @@ export interface PublishedFact {
   /** "express 4.21.2" */
   pkg: string;
   /** What was read, from where, when; or why nothing was. */
-  fetched?: { label: string; kind: string; url: string; repository?: string; at: number };
+  fetched?: { label: string; kind: string; url: string; repository?: string; at: number; cutShort?: string };
   failed?: string;
   none?: string;
 }
@@ -136,7 +136,9 @@ export function publishedDocsCheck(
         fact.fetched.kind === "repository" ? "the archive" : fact.fetched.kind
       } ${fact.fetched.url}${
         fact.fetched.repository === undefined ? "" : ` and the archive ${fact.fetched.repository}`
-      } (fetched ${new Date(fact.fetched.at).toISOString().slice(0, 10)})`
+      } (fetched ${new Date(fact.fetched.at).toISOString().slice(0, 10)}${
+        fact.fetched.cutShort === undefined ? "" : `; ${fact.fetched.cutShort}`
+      })`
       : fact.failed
       ? `${fact.pkg}: failed: ${fact.failed}`
       : `${fact.pkg}: none found (${fact.none})`

@@ -189,8 +189,8 @@ export function projectPublished(context: CommandContext, project: string): Publ
     if (state === undefined) return [];
     const name = `${pkg.name} ${pkg.version}`;
     if ("published" in state) {
-      const { label, kind, url, repository, at } = state.published;
-      return [{ pkg: name, fetched: { label, kind, url, repository, at } }];
+      const { label, kind, url, repository, at, cutShort } = state.published;
+      return [{ pkg: name, fetched: { label, kind, url, repository, at, cutShort } }];
     }
     return ["failed" in state ? { pkg: name, failed: state.failed } : { pkg: name, none: state.none }];
   });

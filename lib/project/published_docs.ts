@@ -87,6 +87,11 @@ export interface Published {
   at: number;
   words: number;
   documents: number;
+  /**
+   * The site's crawl was cut short by the package's time budget: what it read is these docs, the rest of its
+   * pages were not asked for ("the 90 s allowed ran out after 17 pages").
+   */
+  cutShort?: string;
 }
 
 /** Where the published docs were read: the site's address, and the tag's archive read beside it. */
@@ -96,10 +101,10 @@ export const readFrom = (published: Pick<Published, "url" | "repository">): stri
 /** What was found of a package's published docs, in a line of `index add --project` or of the upkeep's log. */
 export function describePublished(state: PublishedState): string {
   if ("published" in state) {
-    const { label, words, kind } = state.published;
+    const { label, words, kind, cutShort } = state.published;
     return `published docs: ${label} (${count(words, "word")}, ${kind === "repository" ? "" : `${kind} `}${
       readFrom(state.published)
-    })`;
+    }${cutShort === undefined ? "" : `; ${cutShort}`})`;
   }
   return "failed" in state
     ? `published docs failed: ${state.failed} (asked again in an hour)`
@@ -197,7 +202,8 @@ export async function fetchPublished(
   deps: FetchDeps,
 ): Promise<PublishedState> {
   const sources = publishedSources(pkg, home.os);
-  const budget = AbortSignal.timeout(deps.budgetMs ?? FETCH_BUDGET_MS);
+  const budgetMs = deps.budgetMs ?? FETCH_BUDGET_MS;
+  const budget = AbortSignal.timeout(budgetMs);
   const fetch = guardedFetch(deps.fetch, deps.policy, deps.resolve, budget);
   const name = publishedIndexName(pkg);
   const notes: string[] = [];
@@ -227,7 +233,7 @@ export async function fetchPublished(
       let read: Published | undefined;
       try {
         if (allowed(site)) {
-          read = await fromSite(index, pkg, site, fetch, deps, new Set(tag?.sources));
+          read = await fromSite(index, pkg, site, { fetch, budget, budgetMs }, deps, new Set(tag?.sources));
           if (read === undefined) notes.push(`${site.href} had no pages to read`);
         }
       } catch (error) {
@@ -356,13 +362,15 @@ function writeTag(
 
 /**
  * The docs site: its llms-full.txt or llms.txt, else a small crawl; undefined when it held no text. What it
- * says it read is its own pages, not `others` the index held beside them (a tag's files).
+ * says it read is its own pages, not `others` the index held beside them (a tag's files). A crawl the budget
+ * cuts short ends there, and what it read is the site's docs: asked again an hour later, it would be cut
+ * short again.
  */
 async function fromSite(
   index: DocsIndex,
   pkg: InstalledPackage,
   site: URL,
-  fetch: typeof globalThis.fetch,
+  { fetch, budget, budgetMs }: { fetch: typeof globalThis.fetch; budget: AbortSignal; budgetMs: number },
   deps: FetchDeps,
   others: ReadonlySet<string>,
 ): Promise<Published | undefined> {
@@ -372,7 +380,7 @@ async function fromSite(
     index,
     site,
     SITE_CRAWL,
-    { fetch, sleep: deps.sleep, progress: () => {} },
+    { fetch, sleep: deps.sleep, progress: () => {}, budget },
     "find",
   );
   let words = 0;
@@ -390,5 +398,8 @@ async function fromSite(
     at,
     words,
     documents: sources.length,
+    ...report.cutShort
+      ? { cutShort: `the ${budgetMs / 1000} s allowed ran out after ${count(report.read, "page")}` }
+      : {},
   };
 }
