@@ -4,6 +4,7 @@
  * captured, and nothing written.
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 import { main as cli } from "../lib/cli/commands.ts";
 import { main as hook } from "../lib/hook/main.ts";
 import { type Machine, machine, tree } from "./command_context.ts";
@@ -156,6 +157,76 @@ Deno.test("check and the hook, in process, agree on a built-in index that is not
     stats.out.join("\n"),
     /\nMatched, but the local docs held no answer \(let through to the web\):\n +1× +postgresql logical replication slots {2}→ pg\n/,
   );
+});
+
+Deno.test("the hook in process: a project's entry whose index names a file out of the indexes' folder opens nothing", async () => {
+  await using m = await machine();
+  // An index folder there is, so that a path through it reaches the file beside it.
+  await Deno.mkdir(`${m.state}/indexes`, { recursive: true });
+  const victim = `${m.state}/victim.db`;
+  const db = new DatabaseSync(victim);
+  db.exec("CREATE TABLE t (x); INSERT INTO t VALUES (1);");
+  db.close();
+  await Deno.mkdir(`${m.project}/.claude`);
+  await Deno.writeTextFile(
+    projectConfigOf(m),
+    JSON.stringify({
+      databases: [{
+        keywords: ["gitlab"],
+        mcp_tool_name: "mcp__docsearch__search",
+        tool_args: { index: "../victim" },
+      }],
+    }),
+  );
+  const search = { cwd: m.project, tool_input: { query: "gitlab runner registration" } };
+  const run = m.context({}, event("PreToolUse.WebSearch.json", search));
+  assertEquals(await hook(["hook"], run), 0);
+  assertEquals(run.out, [], "no entry the hook can search: the search passes");
+  // Opened as an index, it would have been given the index's tables (and write-ahead logging).
+  const after = new DatabaseSync(victim, { readOnly: true });
+  try {
+    assertEquals(after.prepare("SELECT name FROM sqlite_master").all().map((row) => row.name), ["t"]);
+    assertEquals(after.prepare("PRAGMA journal_mode").get()?.journal_mode, "delete");
+  } finally {
+    after.close();
+  }
+});
+
+Deno.test("the hook in process: a damaged index answers nothing, and the state beside it is kept", async () => {
+  await using m = await machine();
+  const config = `${m.home}/config.json`;
+  await Deno.writeTextFile(
+    config,
+    JSON.stringify({
+      databases: [{
+        name: "pg",
+        keywords: ["postgresql"],
+        mcp_tool_name: "mcp__docsearch__search",
+        tool_args: { index: "pg" },
+      }],
+    }),
+  );
+  await Deno.mkdir(`${m.home}/pg`);
+  for (let i = 0; i < 40; i++) {
+    await Deno.writeTextFile(
+      `${m.home}/pg/page${i}.md`,
+      `# Vacuum ${i}\n\n${
+        "PostgreSQL vacuum settings and autovacuum thresholds for busy tables. ".repeat(40)
+      }\n`,
+    );
+  }
+  assertEquals(await cli(["index", "add", "pg", `${m.home}/pg`, "--no-config"], m.context()), 0);
+  const file = `${m.state}/indexes/pg.db`;
+  const bytes = await Deno.readFile(file);
+  bytes.fill(0xa5, 8192, bytes.length - 4096);
+  await Deno.writeFile(file, bytes);
+  const run = m.context(
+    {},
+    event("PreToolUse.WebSearch.json", { tool_input: { query: "postgresql vacuum settings" } }),
+  );
+  assertEquals(await hook(["hook", "--config", config], run), 0);
+  assertEquals(run.out, []);
+  assertEquals((await tree(m.state)).filter((path) => path.includes(".corrupt")), []);
 });
 
 Deno.test("the hook in process: a subagent whose definition leaves the docs tool out is let through, others denied", async () => {

@@ -122,6 +122,48 @@ Deno.test("subagents: docs the subagent cannot search are no redirect; an answer
   assertEquals(asked[0][2].withoutDocsTool, true);
 });
 
+Deno.test("answer: several built-in indexes matched: each is asked in turn until one answers", () => {
+  const zod = database({
+    name: "zod",
+    keywords: ["react"],
+    mcpToolName: BUILT_IN_TOOL,
+    toolArgs: { index: "npm-zod-4.1.12" },
+  });
+  const asked: string[] = [];
+  const answer: AnswerFor = (matched) => {
+    asked.push(matched.database.name);
+    return matched.database.name === "react" ? { answered: true, reason: "REACT DOCS" } : { answered: false };
+  };
+  const decision = decideRedirect(search, "s", config([zod, react]), { state: recorder() }, 0, undefined, {
+    answer,
+  });
+  ok(decision.action === "deny" && decision.answered, JSON.stringify(decision));
+  assertEquals(reasonOf(decision.output), "REACT DOCS");
+  assertEquals(asked, ["zod", "react"]);
+  // Neither answers: let through, each asked once.
+  asked.length = 0;
+  const none: AnswerFor = (matched) => (asked.push(matched.database.name), { answered: false });
+  const passed = decideRedirect(search, "s", config([zod, react]), { state: recorder() }, 0, undefined, {
+    answer: none,
+  });
+  assertEquals(passed.action === "allow" && passed.why, "no-local-answer");
+  assertEquals(asked, ["zod", "react"]);
+});
+
+Deno.test("subagents: an answer quoted to a subagent names no other docs it cannot search", () => {
+  const onlyBuiltIn = (tool: string) => tool === BUILT_IN_TOOL;
+  const { answer, asked } = standIn(true);
+  const decision = decideRedirect(search, "s", config([react, leann]), { state: recorder() }, 0, undefined, {
+    answer,
+    hasTool: onlyBuiltIn,
+  });
+  ok(decision.action === "deny" && decision.answered);
+  assertEquals(asked[0][1], [], "the others the answer names");
+  const context = JSON.parse(decision.output).hookSpecificOutput.additionalContext as string;
+  ok(!context.includes("mcp__leann__leann_search"), context);
+  ok(context.includes("react (mcp__docsearch__search)"), context);
+});
+
 Deno.test("deferred tools: guidance to an external tool says how to load it with ToolSearch; without, it does not", () => {
   const decide = (deferredTools: boolean) => {
     const decision = decideRedirect(search, "s", config([leann]), { state: recorder() }, 0, undefined, {

@@ -34,8 +34,23 @@ export function indexAnswers(request: WebRequest, os: OS, stateDir: string): Ans
     const known = written.get(key);
     if (known !== undefined) return known;
     const index = indexNamed(name);
-    const indexedAt = indexWrittenAt(fileOf(name));
-    const local = index && localAnswer(index, name, request, match, { ...options, indexedAt }, others);
+    let local: ReturnType<typeof localAnswer> | undefined;
+    try {
+      local = index &&
+        localAnswer(
+          index,
+          name,
+          request,
+          match,
+          { ...options, indexedAt: indexWrittenAt(fileOf(name)) },
+          others,
+        );
+    } catch {
+      // A damaged index answers nothing. Its error must not leave here: the answer is written inside the state
+      // database's transaction, whose healing would take "database disk image is malformed" for its own damage
+      // and set the session's state aside.
+      local = undefined;
+    }
     const result: ReturnType<AnswerFor> = local === undefined || local.kind === "none"
       ? { answered: false }
       : { answered: true, reason: local.answer.reason };

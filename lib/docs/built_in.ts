@@ -59,6 +59,9 @@ export function withBuiltInTool(databases: readonly Database[], tool: string): D
 export const NEXT_STEP = "docsearch-hook index add <name> <docs folder|file|URL> indexes docs and adds a " +
   "database for them; config.example.json shows entries for LEANN and other MCP search tools";
 
+/** What can name an index: a file name in the indexes' folder, never a path out of it. */
+export const INDEX_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 /** The folder of the index files under the state directory: one `<name>.db` per index. */
 export const indexesIn = (os: OS, stateDir: string): string => join(os, stateDir, "indexes");
 
@@ -77,8 +80,10 @@ export function builtInIndex(database: Database): string | undefined {
 
 /**
  * The databases the agent can be sent to: a built-in index that does not exist (never built, or removed)
- * would send it to a search that says "no such index", so its entry is left out until the index is there.
- * `indexExists` is asked only for built-in entries, one look each.
+ * would send it to a search that says "no such index", so its entry is left out until the index is there;
+ * so is an entry whose `index` is no index's name (`../../app`, from a cloned project's config), which would
+ * have the hook open whatever file that names. `indexExists` is asked only for built-in entries with a valid
+ * name, one look each.
  */
 export function reachableDatabases(
   databases: readonly Database[],
@@ -86,7 +91,7 @@ export function reachableDatabases(
 ): Database[] {
   return databases.filter((database) => {
     const index = builtInIndex(database);
-    return index === undefined || indexExists(index);
+    return index === undefined || (INDEX_NAME.test(index) && indexExists(index));
   });
 }
 

@@ -4,13 +4,11 @@
  */
 import type { CommandContext } from "../cli/context.ts";
 import { InvalidInputError, messageOf, Problem } from "../errors.ts";
-import { indexesIn, indexFileIn } from "./built_in.ts";
+import { INDEX_NAME, indexesIn, indexFileIn } from "./built_in.ts";
 import { DocsIndex } from "./store.ts";
 
 /** Where the indexes are: under the state directory of the context a command runs in. */
 export type IndexHome = Pick<CommandContext, "os" | "stateDir">;
-
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 function requiredStateDir({ stateDir }: IndexHome): string {
   if (stateDir === undefined) {
@@ -43,7 +41,7 @@ export function checkIndexName(name: string | undefined): string {
   if (name.toLowerCase() === "all") {
     throw new InvalidInputError('"all" cannot name an index: `search all` means every index');
   }
-  if (!NAME.test(name)) {
+  if (!INDEX_NAME.test(name)) {
     throw new InvalidInputError(
       `"${name}" cannot name an index: use letters, digits, ".", "_" and "-" (up to 64, starting with a letter or digit)`,
     );

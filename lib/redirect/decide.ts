@@ -97,25 +97,31 @@ export function decideRedirect(
   const matches = matchRequest(request, config.databases);
   if (matches.length === 0) return { action: "allow", why: "no-match" };
   const { answer, deferredTools, hasTool = () => true, toolUseId, via } = circumstances;
-  const builtIn = answer && matches.find((match) => builtInIndex(match.database) !== undefined);
+  // Each built-in index that matched is asked in turn, until one answers: the first may not hold the answer
+  // another does ("zod react form validation").
+  const builtIns = answer ? matches.filter((match) => builtInIndex(match.database) !== undefined) : [];
+  // What the denial may name besides the answer: docs the agent can search (a subagent may lack a tool).
+  const searchable = matches.filter((match) => hasTool(match.database.mcpToolName));
   type Written = { answered: boolean; output: string } | { why: "no-local-answer" | "no-tool" };
   const write = (retryWillPass: boolean): Written => {
     const guidance = { ttlSeconds: config.escapeHatchTtlSeconds, retryWillPass, deferredTools };
-    const answered = builtIn && answer(builtIn, matches.filter((match) => match !== builtIn), {
-      ...guidance,
-      maxChars: config.answerMaxChars,
-      withoutDocsTool: !hasTool(builtIn.database.mcpToolName),
-    });
-    if (answered?.answered) {
-      return { answered: true, output: denyOutput(answered.reason, denyContext(matches)) };
+    for (const builtIn of builtIns) {
+      const answered = answer!(builtIn, searchable.filter((match) => match !== builtIn), {
+        ...guidance,
+        maxChars: config.answerMaxChars,
+        withoutDocsTool: !hasTool(builtIn.database.mcpToolName),
+      });
+      if (answered.answered) {
+        const named = searchable.includes(builtIn) ? searchable : [builtIn, ...searchable];
+        return { answered: true, output: denyOutput(answered.reason, denyContext(named)) };
+      }
     }
     // Unanswered built-in docs are no reason to deny, nor docs the agent cannot search.
-    const guided = matches.filter((match) =>
-      (answered === undefined || builtInIndex(match.database) === undefined) &&
-      hasTool(match.database.mcpToolName)
+    const guided = searchable.filter((match) =>
+      builtIns.length === 0 || builtInIndex(match.database) === undefined
     );
     if (guided.length > 0) return { answered: false, output: buildDenial(request, guided, guidance) };
-    return { why: answered === undefined ? "no-tool" : "no-local-answer" };
+    return { why: builtIns.length === 0 ? "no-tool" : "no-local-answer" };
   };
   const first = write(true);
   if ("why" in first) return { action: "allow", why: first.why, matches };
