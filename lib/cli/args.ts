@@ -61,8 +61,14 @@ export function parseArgv<T extends OptionTable>(argv: readonly string[], table:
       continue;
     }
     const value = inline ?? argv[++i];
-    if (value === undefined) {
-      throw new UsageError(`option --${name} needs a value (${spec.value ?? "VALUE"})`);
+    const placeholder = spec.value ?? "VALUE";
+    if (value === undefined) throw new UsageError(`option --${name} needs a value (${placeholder})`);
+    // `--settings --dry-run` is a forgotten value, not a file named --dry-run: only `=` gives such a value.
+    if (inline === undefined && value.startsWith("--")) {
+      throw new UsageError(
+        `option --${name} needs a value (${placeholder}), but the next word is ${value}`,
+        `give the value after it (--${name} ${placeholder}), or with = if it starts with -- (--${name}=${value})`,
+      );
     }
     if (spec.multiple) values[name] = [...(values[name] as string[] | undefined ?? []), value];
     else values[name] = value;

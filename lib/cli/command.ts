@@ -7,10 +7,19 @@ import { describeOptions, hasFlag, type OptionTable, parseArgv, type ParsedArgs 
 import { exitCodeOf, InvalidInputError, messageOf, Problem } from "../errors.ts";
 import type { CommandContext } from "./context.ts";
 
+/**
+ * The words a command takes besides its options, named as its usage names them (`["name", "file"]`); a last
+ * name ending in "…" takes any number of words. A command with actions (`index add …`) names each action's
+ * words after the action; an action not in the table is the command's to refuse, with its list of actions.
+ */
+export type Positionals = readonly string[] | { readonly [action: string]: readonly string[] };
+
 export interface Command<T extends OptionTable> {
   summary: string;
   usage: string;
   options: T;
+  /** Any word more than these is refused before the command runs (a stray `dry-run` must not be ignored). */
+  positionals: Positionals;
   /** The hook must never block the agent: any error becomes exit 0 and one stderr line. */
   failOpen?: boolean;
   run: (args: ParsedArgs<T>, context: CommandContext) => Promise<number>;
@@ -36,6 +45,49 @@ export function commandHelp(name: string, spec: Command<OptionTable>): string {
     .join("\n");
 }
 
+/** A word more than a command takes, and what the command (or its action) takes. */
+export interface StrayWord {
+  word: string;
+  /** The word after it, which may be its value: `install scope project`. */
+  next?: string;
+  /** The command, with its action where it has actions: `index remove`. */
+  what: string;
+  takes: readonly string[];
+}
+
+function strayWord(name: string, takes: Positionals, positionals: readonly string[]): StrayWord | undefined {
+  let names: readonly string[];
+  let words = positionals;
+  let what = name;
+  if (Array.isArray(takes)) names = takes as readonly string[];
+  else {
+    const [action, ...rest] = positionals;
+    if (action === undefined || !Object.hasOwn(takes, action)) return undefined;
+    names = (takes as Record<string, readonly string[]>)[action];
+    words = rest;
+    what = `${name} ${action}`;
+  }
+  if (names.at(-1)?.endsWith("…") || words.length <= names.length) return undefined;
+  return { word: words[names.length], next: words[names.length + 1], what, takes: names };
+}
+
+/**
+ * Parses a command's arguments as it takes them: its options, and no more words than it names, for a command
+ * that ignored a stray word would do something other than what was asked (`uninstall dry-run` uninstalling
+ * for real). Nothing runs, so every example in the docs can be checked against the table. The refusal, with
+ * its guess at what was meant, is loaded only when there is one: the hook runs through here.
+ */
+export async function parseCommand(
+  name: string,
+  spec: Command<OptionTable>,
+  argv: readonly string[],
+): Promise<ParsedArgs<OptionTable>> {
+  const args = parseArgv(argv, spec.options);
+  const stray = strayWord(name, spec.positionals, args.positionals);
+  if (stray !== undefined) throw (await import("./stray.ts")).strayWordError(stray, spec.options);
+  return args;
+}
+
 /** Runs one command with its arguments (those after its name); every error ends here. */
 export async function runCommand(
   name: string,
@@ -49,7 +101,7 @@ export async function runCommand(
       print(commandHelp(name, spec));
       return 0;
     }
-    return await spec.run(parseArgv(argv, spec.options), context);
+    return await spec.run(await parseCommand(name, spec, argv), context);
   } catch (error) {
     const message = messageOf(error);
     if (spec.failOpen) {

@@ -65,6 +65,8 @@ const switchCommand = (verb: "disable" | "enable", summary: string) =>
     summary,
     usage: `docsearch-hook ${verb} <name> [--session ID]`,
     options: { session: sessionOption, config: configOption, slash: slashOption },
+    // The slash commands pass what the user typed as one word; typed here, a name's words may come apart.
+    positionals: ["name…"],
     run: async (args, context) => (await import("../switches/switch_command.ts")).run(verb, args, context),
   });
 
@@ -93,6 +95,7 @@ export const COMMANDS = {
       },
       config: configOption,
     },
+    positionals: ["query…"],
     run: async (args, context) => (await import("../redirect/check_command.ts")).run(args, context),
   }),
   disable: switchCommand(
@@ -109,6 +112,7 @@ export const COMMANDS = {
       config: configOption,
       slash: slashOption,
     },
+    positionals: [],
     run: async (args, context) => (await import("../switches/status_command.ts")).run(args, context),
   }),
   install: command({
@@ -117,6 +121,7 @@ export const COMMANDS = {
     usage:
       "docsearch-hook install [--scope user|project|local] [--agent claude|ripperdoc|gemini|qwen] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: installOptions,
+    positionals: [],
     run: async (args, context) => (await import("../install/install_command.ts")).run(args, context),
   }),
   uninstall: command({
@@ -124,6 +129,7 @@ export const COMMANDS = {
     usage:
       "docsearch-hook uninstall [--scope user|project|local] [--agent claude|ripperdoc|gemini|qwen] [--settings PATH] [--commands] [--mcp] [--dry-run]",
     options: uninstallOptions,
+    positionals: [],
     run: async (args, context) => (await import("../install/install_command.ts")).uninstall(args, context),
   }),
   doctor: command({
@@ -134,6 +140,7 @@ export const COMMANDS = {
       json: jsonOption("the checks"),
       config: configOption,
     },
+    positionals: [],
     run: async (args, context) => (await import("../doctor/doctor_command.ts")).run(args, context),
   }),
   index: command({
@@ -203,6 +210,15 @@ export const COMMANDS = {
       },
       config: configOption,
     },
+    // add --project takes its folder where add takes the name: one word either way.
+    positionals: {
+      add: ["name", "folder|file|URL"],
+      refresh: ["name"],
+      list: [],
+      remove: ["name"],
+      export: ["name", "file"],
+      import: ["file|URL"],
+    },
     run: async (args, context) => (await import("../docs/index_command.ts")).run(args, context),
   }),
   search: command({
@@ -212,12 +228,14 @@ export const COMMANDS = {
       limit: { type: "string", value: "N", description: "how many passages (default 5, at most 100)" },
       json: jsonOption("the results"),
     },
+    positionals: ["name|all", "query…"],
     run: async (args, context) => (await import("../docs/search_command.ts")).run(args, context),
   }),
   mcp: command({
     summary: "serve the local indexes to the agent over MCP (stdio): tools search and list_indexes",
     usage: "docsearch-hook mcp",
     options: {},
+    positionals: [],
     run: async (_, context) => (await import("../mcp/mcp_command.ts")).run(context),
   }),
   log: command({
@@ -228,6 +246,7 @@ export const COMMANDS = {
       limit: { type: "string", value: "N", description: "how many observations (default 20)" },
       json: jsonOption("them"),
     },
+    positionals: [],
     run: async (args, context) => (await import("../state/log_command.ts")).run(args, context),
   }),
   stats: command({
@@ -238,6 +257,7 @@ export const COMMANDS = {
       json: jsonOption("the numbers"),
       config: configOption,
     },
+    positionals: [],
     run: async (args, context) => (await import("../state/stats_command.ts")).run(args, context),
   }),
   prune: command({
@@ -251,6 +271,7 @@ export const COMMANDS = {
       },
       config: configOption,
     },
+    positionals: [],
     run: async (args, context) => (await import("../state/prune_command.ts")).run(args, context),
   }),
 };

@@ -3,8 +3,13 @@ import { UsageError } from "../errors.ts";
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
+const DURATION = /^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$/i;
+
+/** Whether `text` is written as a duration (a stray `365d` is one that lost its option). */
+export const isDuration = (text: string): boolean => DURATION.test(text);
+
 export function parseDuration(text: string, option: string): number {
-  const parsed = /^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$/i.exec(text);
+  const parsed = DURATION.exec(text);
   if (parsed === null || Number(parsed[1]) <= 0) {
     throw new UsageError(`--${option} ${JSON.stringify(text)} is not a duration; use e.g. 30d, 12h, 2w, 90m`);
   }
