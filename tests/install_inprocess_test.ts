@@ -114,6 +114,9 @@ Deno.test("install in process without HOME in the context: --settings is needed,
   assertEquals(install({ values: { settings: path } }, ctx), 0);
   assertEquals(Object.keys(await commandsIn(path)).length, CLAUDE_EVENTS.length);
   assertEquals(await tree(m.home), ["project/", "settings.json"]);
+  // A relative one is the context's folder's, not the process's.
+  assertEquals(install({ values: { settings: "local.json" } }, { ...ctx, cwd: m.project }), 0);
+  assertEquals(Object.keys(await commandsIn(`${m.project}/local.json`)).length, CLAUDE_EVENTS.length);
 });
 
 Deno.test("install --mcp, then uninstall, then uninstall --mcp in process: ~/.claude.json gets our server, a reminder, and loses it", async () => {

@@ -7,7 +7,7 @@ import type { CommandContext } from "../cli/context.ts";
 import { Problem, UsageError } from "../errors.ts";
 import { userConfigPath } from "../config/layers.ts";
 import { readIfExists } from "../files.ts";
-import { join } from "../paths.ts";
+import { join, resolvePath } from "../paths.ts";
 import { planSettings, type SettingsPlan } from "./json_file.ts";
 import { mcpConfigPath, serverEntry, withMcpServer, withoutMcpServer } from "./mcp.ts";
 import { selfCommand } from "./self.ts";
@@ -157,8 +157,9 @@ export function removableCommands(dir: string, where: Target, ctx: CommandContex
 
 // ---- the files ---------------------------------------------------------------------------------------
 
-function settingsFile(values: InstallFlags, where: Target, { env, os }: CommandContext): string {
-  if (values.settings) return values.settings;
+function settingsFile(values: InstallFlags, where: Target, { env, os, cwd }: CommandContext): string {
+  // A relative --settings is the command's folder's, not the process's (they differ in process).
+  if (values.settings) return resolvePath(cwd, values.settings, os);
   const path = settingsPath(where.agent, where.scope, env, os, where.projectDir);
   if (path === undefined) throw new Problem(NO_HOME, "set HOME, or pass --settings PATH");
   return path;
