@@ -92,6 +92,8 @@ Deno.test("what to search locally: the query, the fetch prompt, or words of the 
     "ee ci runners register runner",
   );
   assertEquals(localQuery(search("x".repeat(600))).length, 501);
+  // An emoji across the 500th character is left out whole, not cut in half.
+  assertEquals(localQuery(search("x".repeat(499) + "🙂 more")), "x".repeat(499) + "…");
 });
 
 Deno.test("single match: the reason names keyword, database, path, the literal call and the escape hatch", () => {

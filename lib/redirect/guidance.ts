@@ -23,8 +23,11 @@ export interface GuidanceOptions {
   deferredTools?: boolean;
 }
 
+/** A query of at most MAX_QUERY_CHARS, never ending in half a surrogate pair (an emoji cut, a lone "\ud83d"). */
 export function clip(text: string): string {
-  return text.length > MAX_QUERY_CHARS ? text.slice(0, MAX_QUERY_CHARS) + "…" : text;
+  return text.length > MAX_QUERY_CHARS
+    ? text.slice(0, MAX_QUERY_CHARS).replace(/[\uD800-\uDBFF]$/, "") + "…"
+    : text;
 }
 
 /**
