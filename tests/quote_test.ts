@@ -120,6 +120,11 @@ Deno.test("neutralized: only what starts the tag changes; other angle brackets s
     "Array<string> a < b &lt;/docs> <docstring>",
   );
   assertEquals(neutralized("<DOCS x>"), "&lt;DOCS x>");
+  // What reads as the tag without being it: invisible characters inside, fullwidth brackets and slash.
+  assertEquals(
+    neutralized("<\u200b/docs> <\u00ad/docs> <\u2060/ docs> ＜/docs＞ <／docs>"),
+    "&lt;\u200b/docs> &lt;\u00ad/docs> &lt;\u2060/ docs> &lt;/docs＞ &lt;／docs>",
+  );
 });
 
 Deno.test("quote: a code block the cut leaves open is closed within the budget, with the fence it opened with", () => {

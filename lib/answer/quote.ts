@@ -67,8 +67,12 @@ export function cutText(text: string, max: number): string {
   return text.slice(0, at).trimEnd() + CUT_MARK;
 }
 
-/** The tag's opening or closing, however spaced or cased: `<docs`, `</docs`, `< / DOCS`. */
-const TAG_IN_TEXT = new RegExp(`<(?=\\s*/?\\s*${QUOTE_TAG}\\b)`, "gi");
+/**
+ * The tag's opening or closing, however spaced or cased (`<docs`, `</docs`, `< / DOCS`), with invisible
+ * characters between (a zero-width space, a soft hyphen: format characters a reader does not see) or the
+ * fullwidth `＜` and `／` that read the same.
+ */
+const TAG_IN_TEXT = new RegExp(`[<＜](?=[\\s\\p{Cf}]*[/／]?[\\s\\p{Cf}]*${QUOTE_TAG}\\b)`, "giu");
 
 /**
  * Page text that cannot close (or open) a quote: a `<` that starts the quote tag is written `&lt;`, which a
