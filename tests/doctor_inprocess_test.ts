@@ -279,7 +279,7 @@ Deno.test("doctor in process: each agent's MCP tools are its own servers: Gemini
   );
   assertEquals(
     line(ctx, "MCP tool mcp__docsearch__search (Gemini CLI)"),
-    `✓ MCP tool mcp__docsearch__search (Gemini CLI): server "docsearch" is configured for Gemini CLI in ${gemini} ` +
+    `✓ MCP tool mcp__docsearch__search (Gemini CLI): server "docsearch" is configured in ${gemini} ` +
       "(used by pg)",
   );
 });

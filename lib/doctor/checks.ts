@@ -752,7 +752,7 @@ export function mcpChecks(
     const server = servers.find((candidate) => isToolOf(tool, candidate.name));
     if (server !== undefined) {
       return ownServerProblem(name, server, judged) ??
-        ok(name, `server "${server.name}" is configured${forAgent} in ${server.source} (${used})`);
+        ok(name, `server "${server.name}" is configured in ${server.source} (${used})`);
     }
     const guess = tool.startsWith("mcp__") ? tool.slice(5).split("__")[0] : tool.slice(4).split("_")[0];
     // Every web search these databases match is denied and sent to a tool the agent does not have.
