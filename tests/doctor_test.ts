@@ -760,13 +760,19 @@ Deno.test("keywords: disabled databases and repeats inside one database are no d
 
 // ---- databases -----------------------------------------------------------------------------------------
 
-Deno.test("expandHome: ~ and ~/… are the home directory, nothing else is", () => {
+Deno.test("expandHome: ~, $HOME and ${HOME} (alone or before /…) are the home directory, nothing else is", () => {
   assertEquals(expandHome("~/.leann/indexes/gitlab", HOME), `${HOME}/.leann/indexes/gitlab`);
   assertEquals(expandHome("~", HOME), HOME);
   assertEquals(expandHome("/srv/indexes/gitlab", HOME), "/srv/indexes/gitlab");
   assertEquals(expandHome("~bob/indexes", HOME), "~bob/indexes");
   assertEquals(expandHome("indexes/~/x", HOME), "indexes/~/x");
   assertEquals(expandHome("~/x", undefined), "~/x");
+  // $HOME and ${HOME} as the shell expands them; a longer name or a later $HOME is not the home directory.
+  assertEquals(expandHome("$HOME/.local/bin/docsearch-hook", HOME), `${HOME}/.local/bin/docsearch-hook`);
+  assertEquals(expandHome("${HOME}/.local/bin/docsearch-hook", HOME), `${HOME}/.local/bin/docsearch-hook`);
+  assertEquals(expandHome("$HOME", HOME), HOME);
+  assertEquals(expandHome("$HOMEDIR/x", HOME), "$HOMEDIR/x");
+  assertEquals(expandHome("/opt/$HOME/x", HOME), "/opt/$HOME/x");
 });
 
 Deno.test("databases: a path under ~ is looked for in the home directory", () => {
@@ -776,6 +782,7 @@ Deno.test("databases: a path under ~ is looked for in the home directory", () =>
     facts([`${HOME}/.leann/indexes/gitlab`]),
     "linux",
     STATE,
+    NO_INDEX,
   );
   const check = only(checks);
   assertEquals(check.status, "ok");
@@ -795,6 +802,7 @@ Deno.test("databases: a missing path is a warning naming the file that defines i
     facts([`${HOME}/.leann/indexes/gitlab`]),
     "linux",
     STATE,
+    NO_INDEX,
   );
   assertFixes(checks);
   assertEquals(checks.map((check) => check.status), ["ok", "warn"], JSON.stringify(checks, null, 2));
@@ -805,6 +813,17 @@ Deno.test("databases: a missing path is a warning naming the file that defines i
 
 const STATE = "/home/u/.local/state/docsearch-hook";
 
+/** For checks of databases that are not built-in: no index file is read. */
+const NO_INDEX = (file: string): number => {
+  throw new Error(`${file} read`);
+};
+
+/** Built-in index files and the passages each holds; a file not listed is not an index. */
+const passagesOf = (counts: Record<string, number>) => (file: string): number => {
+  if (!(file in counts)) throw new Error("file is not a database");
+  return counts[file];
+};
+
 Deno.test("databases: a built-in index is looked for by its name in the state folder; a missing one says how to build it", () => {
   const builtIn = (name: string, index: unknown) =>
     database({ name, mcpToolName: "mcp__docsearch__search", toolArgs: { index, query: "{query}" } });
@@ -814,11 +833,39 @@ Deno.test("databases: a built-in index is looked for by its name in the state fo
     facts([`${STATE}/indexes/pg.db`]),
     "linux",
     STATE,
+    passagesOf({ [`${STATE}/indexes/pg.db`]: 1234 }),
   );
   assertFixes(checks);
   assertEquals(checks.map((check) => check.status), ["ok", "warn"], JSON.stringify(checks, null, 2));
+  assertEquals(checks[0].message, `index pg: 1234 passages (${STATE}/indexes/pg.db)`);
   match(checks[1].message, /there is no index npm .*its web searches pass until there is/);
   match(checks[1].fix!, /docsearch-hook index add npm </);
+});
+
+Deno.test("databases: a built-in index file that is not an index is ✗ with --replace or removal; an empty one a warning", () => {
+  const builtIn = (name: string) =>
+    database({ name, mcpToolName: "mcp__docsearch__search", toolArgs: { index: name, query: "{query}" } });
+  const [bad, empty] = databaseChecks(
+    config([builtIn("pg"), builtIn("npm")]),
+    HOME,
+    facts([`${STATE}/indexes/pg.db`, `${STATE}/indexes/npm.db`]),
+    "linux",
+    STATE,
+    passagesOf({ [`${STATE}/indexes/npm.db`]: 0 }),
+  );
+  assertEquals(bad, {
+    status: "fail",
+    name: "database pg",
+    message: `${STATE}/indexes/pg.db is not an index docsearch-hook can search (file is not a database): ` +
+      "its web searches pass",
+    fix: "docsearch-hook index add pg <docs folder|file|URL> --replace, or remove the file",
+  });
+  assertEquals(empty, {
+    status: "warn",
+    name: "database npm",
+    message: `index npm holds no passages (${STATE}/indexes/npm.db): its web searches pass`,
+    fix: "docsearch-hook index add npm <docs folder|file|URL> --replace",
+  });
 });
 
 Deno.test("databases: without a home directory ~ is not guessed", () => {
@@ -829,6 +876,7 @@ Deno.test("databases: without a home directory ~ is not guessed", () => {
       facts([`${HOME}/.leann/indexes/gitlab`]),
       "linux",
       STATE,
+      NO_INDEX,
     ),
   );
   assertEquals(check.status, "warn");

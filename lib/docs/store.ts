@@ -124,6 +124,32 @@ export class DocsIndex {
     }
   }
 
+  /**
+   * Opens an index file only to read it, writing nothing (no schema, no WAL switch): a file that is not an
+   * index stays as it was. Throws when it is not an SQLite file or lacks an index's tables in the current
+   * layout.
+   */
+  static openReadOnly(file: string): DocsIndex {
+    const db = new DatabaseSync(file, { readOnly: true, timeout: 5000 });
+    try {
+      const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all() as {
+        name: string;
+        sql: string;
+      }[];
+      const chunks = tables.find((table) => table.name === "chunks");
+      if (chunks === undefined || !tables.some((table) => table.name === "documents")) {
+        throw new Error("it has no passages table: it is not a docsearch-hook index");
+      }
+      if (!CURRENT_CHUNKS.test(chunks.sql)) {
+        throw new Error("it was built by an older version, in a layout searches no longer read");
+      }
+      return new DocsIndex(db, false);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
   /** Built by an older version, in a layout searches no longer read: `upgrade` it, then read its source again. */
   get isOutdated(): boolean {
     return this.outdated;

@@ -3,6 +3,7 @@
  * exists, the resolved config), so each one is tested without a machine set up to fail that way.
  */
 import type { Config } from "../config/types.ts";
+import { messageOf } from "../errors.ts";
 import { builtInIndex, indexFileIn, NEXT_STEP, SERVER_NAME } from "../docs/built_in.ts";
 import {
   AGENT_NAMES,
@@ -50,6 +51,19 @@ export interface FileFacts {
   exists(path: string): boolean;
   /** Whether two paths name the same file (after symlinks). */
   same(a: string, b: string): boolean;
+  /** The home directory the agent's shell expands `~` and `$HOME` to in a hook command; none when unknown. */
+  home?: string;
+}
+
+/**
+ * The first part of a command that is not there, after the shell's expansion of the home directory (in a hook
+ * command; an MCP server's is run with no shell): its program, looked up on PATH, or a checkout's script.
+ */
+function missingPart(command: OurCommand, files: FileFacts, shell: boolean): string | undefined {
+  const word = (text: string) => shell ? expandHome(text, files.home) : text;
+  if (files.locate(word(command.program)) === undefined) return command.program;
+  if (command.script !== undefined && !files.exists(word(command.script))) return command.script;
+  return undefined;
 }
 
 // ---- the program ---------------------------------------------------------------------------------------
@@ -72,11 +86,18 @@ export function binaryCheck(self: readonly string[], runtime: Runtime, files: Fi
       } (${script}) by deno ${runtime.deno}`,
     );
   }
-  return files.exists(self[0]) ? ok(name, `docsearch-hook ${VERSION} (${self[0]})`) : fail(
-    name,
-    `DOCSEARCH_HOOK_SELF names ${self[0]}, which does not exist`,
-    "unset DOCSEARCH_HOOK_SELF, or point it at the launcher that runs docsearch-hook",
-  );
+  // A bare name (DOCSEARCH_HOOK_SELF=docsearch-hook) is what the agent's shell finds on PATH.
+  const located = files.locate(self[0]);
+  if (located === undefined) {
+    return fail(
+      name,
+      `DOCSEARCH_HOOK_SELF names ${self[0]}, which ${
+        /[\\/]/.test(self[0]) ? "does not exist" : "is not on PATH"
+      }`,
+      "unset DOCSEARCH_HOOK_SELF, or point it at the launcher that runs docsearch-hook",
+    );
+  }
+  return ok(name, `docsearch-hook ${VERSION} (${located === self[0] ? located : `${self[0]}: ${located}`})`);
 }
 
 export function killSwitchCheck(env: Env): Check {
@@ -171,12 +192,17 @@ const scopeFlags = (agent: Agent, scope: Scope) =>
 /** What a registered command runs, for messages. */
 const runs = (command: OurCommand) => command.script ?? command.program;
 
-function isThis(found: OurCommand, self: OurCommand, files: FileFacts): boolean {
+/** Whether `found` runs the program `self` does; `shell` as for missingPart. */
+function isThis(found: OurCommand, self: OurCommand, files: FileFacts, shell: boolean): boolean {
+  const word = (text: string) => shell ? expandHome(text, files.home) : text;
   if (found.script !== undefined || self.script !== undefined) {
-    return found.script !== undefined && self.script !== undefined && files.same(found.script, self.script);
+    return found.script !== undefined && self.script !== undefined &&
+      files.same(word(found.script), self.script);
   }
-  const located = files.locate(found.program);
-  return located !== undefined && files.same(located, self.program);
+  const located = files.locate(word(found.program));
+  // This program may itself be a bare name (DOCSEARCH_HOOK_SELF), run from wherever PATH finds it.
+  const own = files.locate(self.program) ?? self.program;
+  return located !== undefined && files.same(located, own);
 }
 
 /**
@@ -281,10 +307,7 @@ function fileCheck(
   const where = ` (${file.path})`;
   const commands = [...new Map(found.map((entry) => [entry.command, entry.ours])).values()];
   // Both halves of a checkout's command must be there: deno, and the checkout's main.ts.
-  const gone = commands.flatMap((command) => [
-    ...(files.locate(command.program) === undefined ? [command.program] : []),
-    ...(command.script !== undefined && !files.exists(command.script) ? [command.script] : []),
-  ]);
+  const gone = commands.flatMap((command) => missingPart(command, files, true) ?? []);
   if (gone.length > 0) {
     return fail(
       name,
@@ -339,7 +362,7 @@ function fileCheck(
       again,
     );
   }
-  const other = commands.find((command) => !isThis(command, self, files));
+  const other = commands.find((command) => !isThis(command, self, files, true));
   if (other !== undefined) {
     return warn(
       name,
@@ -479,6 +502,21 @@ export function registrationChecks(
   return checks;
 }
 
+/** The agents docsearch-hook is registered with, by these settings files or the Claude Code plugin. */
+export function registeredAgents(
+  settings: readonly SettingsFile[],
+  own: string | undefined,
+  plugin: EnabledPlugin | undefined,
+): Agent[] {
+  const agents = new Set(
+    settings.flatMap((file) => read(file, own) ?? []).filter((r) => r.found.length > 0).map((r) =>
+      r.file.agent
+    ),
+  );
+  if (plugin !== undefined) agents.add("claude");
+  return [...agents];
+}
+
 // ---- config --------------------------------------------------------------------------------------------
 
 /** Problems that only mean something was ignored (the rest skip a file, an entry or a setting). */
@@ -545,15 +583,52 @@ export function duplicateKeywordChecks(config: Config): Check[] {
   );
 }
 
-/** `~/x` as the shell would read it. */
+/** `~/x`, `$HOME/x` and `${HOME}/x` as the shell would read them (unquoted). */
 export function expandHome(path: string, home: string | undefined): string {
-  return home !== undefined && (path === "~" || path.startsWith("~/")) ? home + path.slice(1) : path;
+  const lead = /^(?:~|\$HOME|\$\{HOME\})(?=\/|$)/.exec(path);
+  return home !== undefined && lead !== null ? home + path.slice(lead[0].length) : path;
+}
+
+/** The passages an index file holds, read without writing to it; throws when the file is not an index. */
+export type PassagesIn = (file: string) => number;
+
+/** What doctor says of a built-in index's file: missing, not an index, empty, or how many passages it holds. */
+function builtInIndexCheck(
+  name: string,
+  index: string,
+  file: string,
+  source: string,
+  files: FileFacts,
+  passagesIn: PassagesIn,
+): Check {
+  const replace = `docsearch-hook index add ${index} <docs folder|file|URL> --replace`;
+  if (!files.exists(file)) {
+    return warn(
+      name,
+      `there is no index ${index} (${file}): its web searches pass until there is`,
+      `docsearch-hook index add ${index} <docs folder|file|URL>, or remove the entry from ${source}`,
+    );
+  }
+  let passages: number;
+  try {
+    passages = passagesIn(file);
+  } catch (error) {
+    // The hook cannot search it either: every web search it matches passes, as if there were no index.
+    return fail(
+      name,
+      `${file} is not an index docsearch-hook can search (${messageOf(error)}): its web searches pass`,
+      `${replace}, or remove the file`,
+    );
+  }
+  return passages === 0
+    ? warn(name, `index ${index} holds no passages (${file}): its web searches pass`, replace)
+    : ok(name, `index ${index}: ${passages === 1 ? "1 passage" : `${passages} passages`} (${file})`);
 }
 
 /**
  * Each enabled database's index. A built-in one that is missing is passed over by the hook (its web searches
- * go through), so it is a warning with the command that builds it; another tool's missing path means the agent
- * is sent to a database that is not there.
+ * go through), so it is a warning with the command that builds it; a file there that is not an index is an
+ * error; another tool's missing path means the agent is sent to a database that is not there.
  */
 export function databaseChecks(
   config: Config,
@@ -561,19 +636,14 @@ export function databaseChecks(
   files: FileFacts,
   os: OS,
   stateDir: string | undefined,
+  passagesIn: PassagesIn,
 ): Check[] {
   return config.databases.filter((database) => database.enabled).flatMap((database) => {
     const name = `database ${database.name}`;
     const index = builtInIndex(database);
     if (index !== undefined && stateDir !== undefined) {
       const file = indexFileIn(os, stateDir, index);
-      return [
-        files.exists(file) ? ok(name, `index ${index} exists (${file})`) : warn(
-          name,
-          `there is no index ${index} (${file}): its web searches pass until there is`,
-          `docsearch-hook index add ${index} <docs folder|file|URL>, or remove the entry from ${database.source}`,
-        ),
-      ];
+      return [builtInIndexCheck(name, index, file, database.source, files, passagesIn)];
     }
     if (database.path === undefined) return [];
     const path = database.path;
@@ -593,6 +663,17 @@ export function databaseChecks(
 export interface McpServer {
   name: string;
   source: string;
+  /** What the entry runs, when it is docsearch-hook's own server (read as a hook command would be). */
+  runs?: OurCommand;
+}
+
+/** The agent whose MCP servers are judged, and what its own server's command is judged with. */
+export interface McpJudged {
+  agent: Agent;
+  /** Whether the lines name the agent: more than one agent has docsearch-hook registered. */
+  named: boolean;
+  self: OurCommand;
+  files: FileFacts;
 }
 
 /** A file an agent reads its MCP servers from that cannot be read, and why. */
@@ -611,17 +692,57 @@ export const unreadableMcpFileChecks = (files: readonly UnreadableFile[]): Check
 const isToolOf = (tool: string, server: string) =>
   Object.values(DIALECTS).some((dialect) => tool.startsWith(dialect.mcpTool(server, "")));
 
+/**
+ * docsearch-hook's own server, found by its name: its command must be there and be this docsearch-hook, as for
+ * a hook command (though an agent runs it with no shell); undefined when it is, or is not ours to judge.
+ */
+function ownServerProblem(
+  name: string,
+  server: McpServer,
+  judged: McpJudged | undefined,
+): Check | undefined {
+  if (server.runs === undefined || judged === undefined) return undefined;
+  const { agent, self, files } = judged;
+  const again = `docsearch-hook install --mcp${agent === "claude" ? "" : ` --agent ${agent}`}`;
+  const gone = missingPart(server.runs, files, false);
+  if (gone !== undefined) {
+    return fail(
+      name,
+      `server "${server.name}" in ${server.source} runs ${gone}, which does not exist: the tool does not start`,
+      `register this binary's server instead: ${again}`,
+    );
+  }
+  if (!isThis(server.runs, self, files, false)) {
+    return warn(
+      name,
+      `server "${server.name}" in ${server.source} runs ${runs(server.runs)}, not this docsearch-hook (${
+        runs(self)
+      })`,
+      `if this one is the one to use: ${again}`,
+    );
+  }
+  return undefined;
+}
+
+/**
+ * One line per MCP tool the enabled databases send the agent to: whether one of the servers that agent reads
+ * (`servers`, from the files `lookedIn`) provides it. `judged`: the agent, and what docsearch-hook's own
+ * server is compared with.
+ */
 export function mcpChecks(
   config: Config,
   servers: readonly McpServer[],
   lookedIn: readonly string[],
+  judged?: McpJudged,
 ): Check[] {
   const byTool = new Map<string, string[]>();
   for (const database of config.databases.filter((d) => d.enabled)) {
     byTool.set(database.mcpToolName, [...byTool.get(database.mcpToolName) ?? [], database.name]);
   }
+  const agentName = judged === undefined ? undefined : AGENT_NAMES[judged.agent];
+  const forAgent = agentName === undefined ? "" : ` for ${agentName}`;
   return [...byTool].map(([tool, databases]) => {
-    const name = `MCP tool ${tool}`;
+    const name = `MCP tool ${tool}${judged?.named ? ` (${agentName})` : ""}`;
     const used = `used by ${databases.join(", ")}`;
     if (!tool.startsWith("mcp_")) {
       return warn(
@@ -632,22 +753,33 @@ export function mcpChecks(
     }
     const server = servers.find((candidate) => isToolOf(tool, candidate.name));
     if (server !== undefined) {
-      return ok(name, `server "${server.name}" is configured in ${server.source} (${used})`);
+      return ownServerProblem(name, server, judged) ??
+        ok(name, `server "${server.name}" is configured in ${server.source} (${used})`);
     }
     const guess = tool.startsWith("mcp__") ? tool.slice(5).split("__")[0] : tool.slice(4).split("_")[0];
     // Every web search these databases match is denied and sent to a tool the agent does not have.
     return fail(
       name,
-      `no MCP server "${guess}" is configured (${used}; looked in ${lookedIn.join(", ")})`,
+      `no MCP server "${guess}" is configured${forAgent} (${used}; looked in ${lookedIn.join(", ")})`,
       guess === SERVER_NAME
-        ? "docsearch-hook install --mcp registers docsearch-hook's own (or install the plugin, which brings it)"
+        ? `docsearch-hook install --mcp${
+          judged === undefined || judged.agent === "claude" ? "" : ` --agent ${judged.agent}`
+        } registers docsearch-hook's own (or install the plugin, which brings it)`
         : `add it (claude mcp add ${guess} -- <its command>, or in the agent's settings), or set "mcp_tool_name" to a tool you have`,
     );
   });
 }
 
-/** The servers named in `~/.claude.json` (user, and this project's private ones) or a project `.mcp.json`. */
-export function mcpServersIn(text: string | undefined, source: string, projectDir?: string): McpServer[] {
+/**
+ * The servers named in `~/.claude.json` (user, and this project's private ones), a project `.mcp.json`, or an
+ * agent's settings file. `ours` tells what an entry runs when it is docsearch-hook's own server.
+ */
+export function mcpServersIn(
+  text: string | undefined,
+  source: string,
+  projectDir?: string,
+  ours?: (entry: unknown) => OurCommand | undefined,
+): McpServer[] {
   if (text === undefined) return [];
   let json: unknown;
   try {
@@ -655,8 +787,8 @@ export function mcpServersIn(text: string | undefined, source: string, projectDi
   } catch {
     return [];
   }
-  const names = (value: unknown) =>
-    typeof value === "object" && value !== null && !Array.isArray(value) ? Object.keys(value) : [];
+  const entries = (value: unknown): [string, unknown][] =>
+    typeof value === "object" && value !== null && !Array.isArray(value) ? Object.entries(value) : [];
   if (typeof json !== "object" || json === null) return [];
   const record = json as {
     mcpServers?: unknown;
@@ -665,6 +797,10 @@ export function mcpServersIn(text: string | undefined, source: string, projectDi
     projects?: Record<string, { mcpServers?: unknown } | null>;
   };
   const project = projectDir === undefined ? undefined : record.projects?.[projectDir]?.mcpServers;
-  return [...new Set([...names(record.mcpServers), ...names(record.servers), ...names(project)])]
-    .map((name) => ({ name, source }));
+  // A project's private server of a name hides the user's: the last one of a name is what the agent runs.
+  const byName = new Map([...entries(record.mcpServers), ...entries(record.servers), ...entries(project)]);
+  return [...byName].map(([name, entry]) => {
+    const runs = ours?.(entry);
+    return runs === undefined ? { name, source } : { name, source, runs };
+  });
 }

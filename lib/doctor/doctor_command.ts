@@ -18,6 +18,7 @@ import {
   mcpChecks,
   publishedDocsCheck,
   type PublishedFact,
+  registeredAgents,
   registrationChecks,
   unreadableMcpFileChecks,
 } from "./checks.ts";
@@ -52,14 +53,25 @@ export async function run({ values }: DoctorArgs, context: CommandContext): Prom
   // The project whose dependency docs a session here keeps.
   const project = upkeepProject(context) ?? context.cwd;
   const progress = context.stateDir === undefined ? undefined : readProgress(os, context.stateDir, project);
+  // Each agent's MCP tools are its own servers: those of the agents docsearch-hook is registered with (Claude
+  // Code's when it is registered with none, as install registers with Claude Code by default).
+  const registered = registeredAgents(facts.settings, facts.own, facts.plugin);
+  const judgedAgents = registered.length > 0 ? registered : ["claude" as const];
   const checks: Check[] = [
     binaryCheck(facts.self, facts.runtime, files),
     ...registrationChecks(facts.settings, facts.selfRegistered, files, facts.own, facts.plugin),
     ...configChecks(config, facts.location.paths, facts.location.explicit),
     ...duplicateKeywordChecks(config),
-    ...databaseChecks(config, homeDir(env, os), files, os, context.stateDir),
+    ...databaseChecks(config, homeDir(env, os), files, os, context.stateDir, facts.passagesIn),
     ...unreadableMcpFileChecks(mcp.unreadable),
-    ...mcpChecks(config, mcp.servers, mcp.lookedIn),
+    ...judgedAgents.flatMap((agent) =>
+      mcpChecks(config, mcp.byAgent[agent].servers, mcp.byAgent[agent].lookedIn, {
+        agent,
+        named: judgedAgents.length > 1,
+        self: facts.selfRegistered,
+        files,
+      })
+    ),
     ...dependencyDocsCheck(project, describeUpkeep(config.dependencyDocs.auto, progress, context.now())),
     ...publishedDocsCheck(project, config.dependencyDocs.fetch, await publishedFacts(context, project)),
     await stateCheck(STATE_LOCK_WAIT_MS, context),

@@ -14,9 +14,11 @@ import { builtInToolName, PLUGIN_NAME, SERVER_NAME, withBuiltInTool } from "../d
 import { mcpConfigPath } from "../install/mcp.ts";
 import { type EnabledPlugin, enabledPlugin, installedPluginsPath } from "../install/plugin.ts";
 import { selfCommand } from "../install/self.ts";
+import { commandLine } from "../install/shell.ts";
+import { DocsIndex } from "../docs/store.ts";
+import type { Agent } from "../protocol/events.ts";
 import {
   AGENTS,
-  COMMENTED,
   hookCommand,
   type OurCommand,
   ourCommand,
@@ -26,11 +28,12 @@ import {
   withoutComments,
 } from "../install/settings.ts";
 import { syntaxProblem } from "../json_problems.ts";
-import { isAbsolute, join } from "../paths.ts";
+import { homeDir, isAbsolute, join, type OS } from "../paths.ts";
 import {
   type FileFacts,
   type McpServer,
   mcpServersIn,
+  type PassagesIn,
   type Runtime,
   type SettingsFile,
   type UnreadableFile,
@@ -54,8 +57,21 @@ export interface DoctorFacts {
   /** The config the hook would use, the built-in search named as the agent names it. */
   config: Config;
   files: FileFacts;
-  /** The MCP servers the agents know, the files looked in, and those of them that cannot be read. */
-  mcp: { servers: McpServer[]; lookedIn: string[]; unreadable: UnreadableFile[] };
+  /** The MCP servers each agent knows and the files looked in for them; those files that cannot be read. */
+  mcp: McpFacts;
+  /** The passages a built-in index file holds, read without writing to it. */
+  passagesIn: PassagesIn;
+}
+
+/** An agent's MCP servers, from its own files only: another agent's servers are not its tools. */
+export interface AgentServers {
+  servers: McpServer[];
+  lookedIn: string[];
+}
+
+export interface McpFacts {
+  byAgent: Record<Agent, AgentServers>;
+  unreadable: UnreadableFile[];
 }
 
 function readText(path: string): { text?: string; readError?: string } {
@@ -77,6 +93,7 @@ function jsonProblem(path: string, text: string): string | undefined {
 
 /** The file system, and the program search of the shell the agent runs hooks with (the context's PATH). */
 const fileFacts = ({ env, os }: CommandContext): FileFacts => ({
+  home: homeDir(env, os),
   exists,
   same: (a, b) => realPath(a) === realPath(b),
   locate(program) {
@@ -102,11 +119,40 @@ function settingsFiles(projectDir: string, { env, os }: CommandContext): Setting
   );
 }
 
+/**
+ * An MCP server entry's command when it is docsearch-hook's (its program running `mcp`), read as the hook
+ * command it would be with `hook` in its place, as install recognises its own entry (isOurServer).
+ */
+function ourServer(entry: unknown, os: OS): OurCommand | undefined {
+  if (typeof entry !== "object" || entry === null) return undefined;
+  const { command, args = [] } = entry as { command?: unknown; args?: unknown };
+  if (typeof command !== "string" || !Array.isArray(args) || args.at(-1) !== "mcp") return undefined;
+  if (!args.every((arg) => typeof arg === "string")) return undefined;
+  return ourCommand(commandLine([command, ...args.slice(0, -1), "hook"], os));
+}
+
+/**
+ * What a built-in index file holds, opened read-only (a file that is not an index throws, and stays as it
+ * was): its passages, and the title of its first page, a search its passages answer.
+ */
+export function readIndex(file: string): { passages: number; title?: string } {
+  const index = DocsIndex.openReadOnly(file);
+  try {
+    const [source] = index.stamps().keys();
+    const title = source === undefined ? undefined : index.page(source)?.title;
+    return { passages: index.counts().chunks, ...(title ? { title } : {}) };
+  } finally {
+    index.close();
+  }
+}
+
+const passagesIn: PassagesIn = (file) => readIndex(file).passages;
+
 function mcpServers(
   projectDir: string,
   { env, os }: CommandContext,
   plugin: EnabledPlugin | undefined,
-): DoctorFacts["mcp"] {
+): McpFacts {
   const claudeJson = mcpConfigPath("claude", env, os);
   const ripperdocJson = mcpConfigPath("ripperdoc", env, os);
   const projectJson = join(os, projectDir, ".mcp.json");
@@ -121,35 +167,48 @@ function mcpServers(
     }
     return text;
   };
+  const ours = (entry: unknown) => ourServer(entry, os);
   // Claude Code calls a plugin's server `plugin:<plugin>:<server>`.
   const fromPlugin = plugin === undefined
     ? []
     : [{ name: `plugin:${PLUGIN_NAME}:${SERVER_NAME}`, source: `the plugin ${plugin.id}` }];
   // Gemini CLI and Qwen Code list theirs in their settings files, comments and all; the registration lines
   // already say when one cannot be read.
-  const agentFiles = COMMENTED.flatMap((agent) =>
-    scopesOf(agent).flatMap((scope) => settingsPath(agent, scope, env, os, projectDir) ?? [])
-  ).flatMap((path) => {
-    const { text } = readText(path);
-    return text === undefined ? [] : [{ path, text: withoutComments(text) }];
-  });
+  const settingsServers = (agent: Agent): AgentServers => {
+    const files = scopesOf(agent).flatMap((scope) => settingsPath(agent, scope, env, os, projectDir) ?? [])
+      .flatMap((path) => {
+        const { text } = readText(path);
+        return text === undefined ? [] : [{ path, text: withoutComments(text) }];
+      });
+    return {
+      servers: files.flatMap((file) => mcpServersIn(file.text, file.path, undefined, ours)),
+      lookedIn: files.map((file) => file.path),
+    };
+  };
+  const project = mcpServersIn(text(projectJson), projectJson, undefined, ours);
+  const claude = claudeJson ? mcpServersIn(text(claudeJson), claudeJson, projectDir, ours) : [];
   // Ripperdoc's own file is read only when it is there: most machines have none.
   const ripperdoc = ripperdocJson === undefined ? undefined : readText(ripperdocJson).text;
-  const servers = [
-    ...(claudeJson ? mcpServersIn(text(claudeJson), claudeJson, projectDir) : []),
-    ...mcpServersIn(text(projectJson), projectJson),
-    ...(ripperdocJson ? mcpServersIn(ripperdoc, ripperdocJson) : []),
-    ...fromPlugin,
-    ...agentFiles.flatMap((file) => mcpServersIn(file.text, file.path)),
-  ];
-  const lookedIn = [
-    ...(claudeJson ? [claudeJson] : []),
-    projectJson,
-    ...(ripperdocJson && ripperdoc !== undefined ? [ripperdocJson] : []),
-    ...fromPlugin.map((server) => server.source),
-    ...agentFiles.map((file) => file.path),
-  ];
-  return { servers, lookedIn, unreadable };
+  const byAgent: Record<Agent, AgentServers> = {
+    claude: {
+      servers: [...claude, ...project, ...fromPlugin],
+      lookedIn: [
+        ...(claudeJson ? [claudeJson] : []),
+        projectJson,
+        ...fromPlugin.map((server) => server.source),
+      ],
+    },
+    ripperdoc: {
+      servers: [
+        ...(ripperdocJson ? mcpServersIn(ripperdoc, ripperdocJson, undefined, ours) : []),
+        ...project,
+      ],
+      lookedIn: [...(ripperdocJson && ripperdoc !== undefined ? [ripperdocJson] : []), projectJson],
+    },
+    gemini: settingsServers("gemini"),
+    qwen: settingsServers("qwen"),
+  };
+  return { byAgent, unreadable };
 }
 
 /** docsearch-hook's plugin, when Claude Code has it enabled in one of these settings files. */
@@ -172,7 +231,9 @@ export function builtInServerFound(context: CommandContext): boolean {
   const projectDir = context.env("CLAUDE_PROJECT_DIR") || context.cwd;
   const plugin = claudePlugin(settingsFiles(projectDir, context), context);
   return plugin !== undefined ||
-    mcpServers(projectDir, context, plugin).servers.some((server) => server.name === SERVER_NAME);
+    Object.values(mcpServers(projectDir, context, plugin).byAgent).some(({ servers }) =>
+      servers.some((server) => server.name === SERVER_NAME)
+    );
 }
 
 /** Everything doctor judges but the state, the kill switch and the self-test, which it tries out itself. */
@@ -200,5 +261,6 @@ export function gatherFacts(configFlag: string | undefined, context: CommandCont
     config: { ...config, databases: withBuiltInTool(config.databases, builtInToolName(agent.env)) },
     files: fileFacts(context),
     mcp: mcpServers(projectDir, context, plugin),
+    passagesIn,
   };
 }

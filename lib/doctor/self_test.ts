@@ -4,18 +4,42 @@
  */
 import { messageOf } from "../errors.ts";
 import type { CommandContext } from "../cli/context.ts";
-import type { Config } from "../config/types.ts";
-import { indexesUnder, reachableDatabases } from "../docs/built_in.ts";
+import type { Config, Database } from "../config/types.ts";
+import { builtInIndex, indexesUnder, indexFileIn, reachableDatabases } from "../docs/built_in.ts";
 import { hookDeps, hookOutput } from "../hook/hook.ts";
-import type { Env } from "../paths.ts";
+import type { Env, OS } from "../paths.ts";
 import type { Check } from "./checks.ts";
+import { readIndex } from "./facts.ts";
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
+/** Whether an index file holds passages to search (databaseChecks says why one does not). */
+function searchable(file: string): boolean {
+  try {
+    return readIndex(file).passages > 0;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * A WebSearch for the first enabled database's first keyword through the hook's own code, with this config
+ * The search the self-test makes for `database`: its first keyword, with a built-in index's first page title
+ * (so that the index answers it: a search its passages do not answer is let through, by design); "<keyword>
+ * documentation" for another tool's database, which the hook denies without reading it.
+ */
+function selfTestQuery(database: Database, os: OS, stateDir: string | undefined): string {
+  const keyword = database.keywords[0];
+  const index = builtInIndex(database);
+  if (index === undefined || stateDir === undefined) return `${keyword} documentation`;
+  const { title } = readIndex(indexFileIn(os, stateDir, index));
+  return title === undefined ? `${keyword} documentation` : `${keyword} ${title}`;
+}
+
+/**
+ * A WebSearch for the first enabled database through the hook's own code (selfTestQuery), with this config
  * and a throwaway state directory: it must be denied with guidance, and its identical retry let through. A
- * database whose built-in index is missing is passed over, as the hook passes it over.
+ * database whose built-in index is missing, is not an index or holds no passages is passed over, as the hook
+ * passes over one that is missing and lets through what one that answers nothing matches.
  */
 export async function selfTest(
   configFlag: string | undefined,
@@ -38,10 +62,15 @@ export async function selfTest(
     // The kill switch is reported on its own; the self-test is about the code path behind it.
     const env: Env = (key) =>
       key === "DOCSEARCH_HOME" ? temp : key === "DOCSEARCH_HOOK_DISABLED" ? undefined : ctx.env(key);
-    // Indexes are looked for where this environment keeps them, not in the self-test's throwaway state.
-    const indexExists = indexesUnder(ctx.os, ctx.stateDir);
+    // Indexes are looked for where this environment keeps them, not in the self-test's throwaway state; read
+    // only to count their passages, so a file that is not an index is neither searched nor written to.
+    const present = indexesUnder(ctx.os, ctx.stateDir);
+    const indexExists = (name: string) =>
+      present(name) && searchable(indexFileIn(ctx.os, ctx.stateDir!, name));
     const database = reachableDatabases(config.databases, indexExists).find((candidate) => candidate.enabled);
-    const query = database ? `${database.keywords[0]} documentation` : "docsearch-hook doctor self-test";
+    const query = database
+      ? selfTestQuery(database, ctx.os, ctx.stateDir)
+      : "docsearch-hook doctor self-test";
     // The retry is a new call, with its own tool_use_id: the same id again would be the same call seen twice.
     const event = (toolUseId: string) =>
       JSON.stringify({
