@@ -227,6 +227,16 @@ Deno.test("the hook in process: a damaged index answers nothing, and the state b
   assertEquals(await hook(["hook", "--config", config], run), 0);
   assertEquals(run.out, []);
   assertEquals((await tree(m.state)).filter((path) => path.includes(".corrupt")), []);
+  // An empty file where the index goes is read, not written: no index's tables are made in it.
+  await Deno.remove(file);
+  await Deno.writeFile(file, new Uint8Array());
+  const empty = m.context(
+    {},
+    event("PreToolUse.WebSearch.json", { tool_input: { query: "postgresql vacuum settings" } }),
+  );
+  assertEquals(await hook(["hook", "--config", config], empty), 0);
+  assertEquals(empty.out, []);
+  assertEquals((await Deno.stat(file)).size, 0);
 });
 
 Deno.test("the hook in process: a subagent whose definition leaves the docs tool out is let through, others denied", async () => {

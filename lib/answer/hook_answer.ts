@@ -20,7 +20,9 @@ export function indexAnswers(request: WebRequest, os: OS, stateDir: string): Ans
   const indexNamed = (name: string) => {
     if (!open.has(name)) {
       try {
-        open.set(name, DocsIndex.open(fileOf(name)));
+        // Read-only: the hook never writes an index (a file that is not one stays as it was, and one in an
+        // older layout is for `index refresh` to upgrade).
+        open.set(name, DocsIndex.openReadOnly(fileOf(name)));
       } catch {
         // An index that does not open answers nothing; the request is decided as if it had no answer.
         open.set(name, undefined);
