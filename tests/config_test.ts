@@ -372,6 +372,33 @@ Deno.test("the validated config is cached and revalidated when a layer's text ch
   }
 });
 
+Deno.test("the config cache stamps each layer instead of keeping its text, so a big layer stays out of it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/c.json`;
+    const state = `${dir}/state`;
+    const location = { paths: [file], explicit: true };
+    // A layer of 300,000 characters whose validated config is one small database.
+    const padded = `{"databases": [{"keywords": ["a"], "mcp_tool_name": "t"}]${" ".repeat(300000)}}`;
+    Deno.writeTextFileSync(file, padded);
+    assertEquals((await loadConfig(location, state, "linux", 1)).databases.map((d) => d.name), ["a"]);
+    const cacheFile = `${state}/config-cache.json`;
+    const size = Deno.statSync(cacheFile).size;
+    ok(size < 2000, `cache of ${size} bytes`);
+    // Served from the cache while the text is the same (the cached copy doctored to tell), missed on an edit
+    // of the same length.
+    const cache = JSON.parse(Deno.readTextFileSync(cacheFile));
+    const key = Object.keys(cache.entries)[0];
+    cache.entries[key].config.databases[0].name = "from-cache";
+    Deno.writeTextFileSync(cacheFile, JSON.stringify(cache));
+    assertEquals((await loadConfig(location, state, "linux", 2)).databases[0].name, "from-cache");
+    Deno.writeTextFileSync(file, padded.replace('"a"', '"b"'));
+    assertEquals((await loadConfig(location, state, "linux", 3)).databases.map((d) => d.name), ["b"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a cache written before validation refused backtracking patterns is a miss: the hook never gets one", async () => {
   const dir = await Deno.makeTempDir();
   try {
@@ -464,6 +491,47 @@ Deno.test("capture: an invalid pattern is reported with its JSON path and skippe
     /^w\.json: capture\.retention_days: .*capture section ignored \(fix: use a whole number of days/,
   );
   assertEquals(wrong.capture.retentionDays, 30);
+});
+
+Deno.test("capture: a layer adds at most 32 patterns; the rest is one problem at the first skipped, with a fix", () => {
+  // A cloned project's layer with 20,000 harmless patterns: every event would compile and run them all.
+  const many = Array.from({ length: 20000 }, (_, i) => `corp${i}[0-9]{6}`);
+  const config = resolveConfig([
+    layer("user.json", { capture: { redact_patterns: ["mine-\\d+"] } }),
+    { ...layer("p.json", { capture: { redact_patterns: many } }), project: true },
+  ], false);
+  const patterns = config.capture.redactPatterns.map((rule) => rule.pattern);
+  assertEquals(patterns.length, 33);
+  assertEquals([patterns[0], patterns[1], patterns[32]], ["mine-\\d+", "corp0[0-9]{6}", "corp31[0-9]{6}"]);
+  assertEquals(config.problems, [
+    "p.json: capture.redact_patterns[32]: 20000 patterns, over the 32 a layer may add; the 19968 from here on " +
+    'skipped (fix: keep the ones that matter, or join alternatives into one pattern, e.g. "(?:corp|acme)-[0-9]{6}")',
+  ]);
+  // The cap is per layer: another layer adds its own 32.
+  const two = resolveConfig([
+    layer("a.json", { capture: { redact_patterns: many } }),
+    layer("b.json", { capture: { redact_patterns: many.slice(0, 32) } }),
+  ], false);
+  assertEquals(two.capture.redactPatterns.length, 64);
+  assertEquals(two.problems.length, 1);
+});
+
+Deno.test("capture: a layer's patterns hold at most 2000 characters; the first past it and the rest are skipped", () => {
+  // Seven patterns of 400 characters: five fit exactly, the sixth goes over.
+  const long = Array.from({ length: 7 }, (_, i) => `${i}${"x".repeat(399)}`);
+  const config = resolveConfig(
+    [layer("c.json", { capture: { redact_patterns: ["broken(", ...long] } })],
+    true,
+  );
+  assertEquals(config.capture.redactPatterns.map((rule) => rule.pattern[0]), ["0", "1", "2", "3", "4"]);
+  assertEquals(config.problems.length, 2);
+  match(config.problems[0], /^c\.json: capture\.redact_patterns\[0\]: not a valid regular expression/);
+  assertEquals(
+    config.problems[1],
+    "c.json: capture.redact_patterns[6]: the patterns up to here hold 2400 characters, over the 2000 a layer's " +
+      "may hold together; this one and the 1 after it skipped (fix: keep the ones that matter, or join " +
+      'alternatives into one pattern, e.g. "(?:corp|acme)-[0-9]{6}")',
+  );
 });
 
 Deno.test("context: defaults, each layer overriding what it sets, bad values reported with a fix", () => {

@@ -213,6 +213,24 @@ Deno.test("shell page reads: no command of the never-deny list is denied", () =>
   }
 });
 
+Deno.test("shell page reads: a pipeline's output saved at its end is a download, as curl's own redirect", () => {
+  const ci = "https://docs.gitlab.com/ee/ci/";
+  // Saved under a name that is not a page's: let through, like `curl … > links.json`.
+  assertEquals(shellFetchUrls(`curl -s ${ci} > links.json`), undefined);
+  assertEquals(shellFetchUrls(`curl -s ${ci} | head > install.sh`), undefined);
+  assertEquals(shellFetchUrls(`curl -s ${ci} | grep -o 'href="[^"]*"' > links.json`), undefined);
+  assertEquals(shellFetchUrls(`curl -s ${ci} | sed 's/a/b/' | sort >> links.json`), undefined);
+  assertEquals(shellFetchUrls(`wget -qO- ${ci} | head &> runner.out`), undefined);
+  // A filter that saves what it prints leaves nothing to the ones after it: the file decides.
+  assertEquals(shellFetchUrls(`curl -s ${ci} | grep runner > hits.json | head`), undefined);
+  // To the terminal, or saved as a page (also by curl itself, before the pipe), it is read.
+  assertEquals(shellFetchUrls(`curl -s ${ci} | head`), [ci]);
+  assertEquals(shellFetchUrls(`curl -s ${ci} | grep -o 'href="[^"]*"'`), [ci]);
+  assertEquals(shellFetchUrls(`curl -s ${ci} | head -50 > ci.md`), [ci]);
+  assertEquals(shellFetchUrls(`curl -s ${ci} | html2text | head 2> errors.log`), [ci]);
+  assertEquals(shellFetchUrls(`curl -s -o ci.html ${ci} | head > out.json`), [ci]);
+});
+
 Deno.test("shell page reads: commands without a web page pass before any parsing, whatever else they hold", () => {
   for (
     const command of [

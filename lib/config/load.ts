@@ -1,8 +1,11 @@
 /**
  * Config for the hook's hot path. Validating with zod costs ~10 ms of imports, so the validated result is
- * cached in the state directory with the exact text of every layer it came from: an edited, added or
- * removed file misses the cache and is validated again; nothing else can make the cache stale.
+ * cached in the state directory with a stamp of every layer it came from (its length and a hash of its
+ * text): an edited, added or removed file misses the cache and is validated again. The stamp, not the text,
+ * because every event in every project reads the one cache file: a project's big layer kept there slowed
+ * them all.
  */
+import { hash53 } from "../hash.ts";
 import { join, type OS } from "../paths.ts";
 import { programModule } from "../program.ts";
 import { ensurePrivateDir } from "../state/dir.ts";
@@ -14,17 +17,36 @@ const CACHE_FILE = "config-cache.json";
 /**
  * What a cache entry promises beyond the program's version: bumped whenever validation comes to guarantee
  * more, so that an entry a build without that guarantee wrote is a miss. 2: no user redaction pattern can
- * backtrack for minutes (the hook compiles the cached patterns unchecked).
+ * backtrack for minutes (the hook compiles the cached patterns unchecked). 3: a layer adds at most
+ * MAX_REDACT_PATTERNS patterns (resolve.ts); entries hold layer stamps.
  */
-const CACHE_VERSION = `${VERSION}/2`;
+const CACHE_VERSION = `${VERSION}/3`;
 /** One entry per distinct set of layers (e.g. per project); the oldest go first. */
 const MAX_CACHE_ENTRIES = 16;
 
 interface CacheFile {
   version: string;
-  /** Keyed by the layer paths; `layers` holds what they contained when `config` was made from them. */
-  entries: Record<string, { layers: LayerText[]; config: Config; storedAt: number }>;
+  /** Keyed by the layer paths; `layers` stamps what they contained when `config` was made from them. */
+  entries: Record<string, { layers: LayerStamp[]; config: Config; storedAt: number }>;
 }
+
+/** A layer as the cache remembers it: its text by length and hash, not the text itself. */
+interface LayerStamp {
+  path: string;
+  /** `<length>:<hash53>` of the text; absent when there was none. */
+  text?: string;
+  readError?: string;
+  project?: boolean;
+}
+
+/**
+ * A layer's stamp. A 53-bit hash can collide, but a colliding edit would only be served the config validated
+ * from the earlier text of the same file, never an unvalidated one. Hashing a 2 KB layer costs about 0.2 ms.
+ */
+const stampOf = (layer: LayerText): LayerStamp => ({
+  ...layer,
+  text: layer.text === undefined ? undefined : `${layer.text.length}:${hash53(layer.text)}`,
+});
 
 const isStringList = (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === "string");
 
@@ -53,7 +75,7 @@ function isCachedConfig(value: unknown): value is Config {
     );
 }
 
-function sameLayers(cached: LayerText[] | undefined, current: LayerText[]): boolean {
+function sameLayers(cached: LayerStamp[] | undefined, current: LayerStamp[]): boolean {
   return Array.isArray(cached) && cached.length === current.length &&
     cached.every((layer, i) =>
       layer?.path === current[i].path && layer.text === current[i].text &&
@@ -99,12 +121,12 @@ export async function loadConfig(
   now: number,
 ): Promise<Config> {
   const layers = readLayers(location);
+  const stamps = layers.map(stampOf);
   const key = JSON.stringify([location.explicit, location.paths]);
   const cacheFile = stateDir === undefined ? undefined : join(os, stateDir, CACHE_FILE);
   const cache = cacheFile ? readCache(cacheFile) : undefined;
   const entry = cache?.entries[key];
-  // Comparing the texts is exact and, unlike hashing them in JS, costs nothing measurable at start-up.
-  if (entry && sameLayers(entry.layers, layers) && isCachedConfig(entry.config)) return entry.config;
+  if (entry && sameLayers(entry.layers, stamps) && isCachedConfig(entry.config)) return entry.config;
 
   // Imported only on a cache miss, by a computed specifier (see lib/program.ts): zod costs ~10 ms to load.
   const { resolveConfig }: typeof import("./resolve.ts") = await import(programModule("lib/config/resolve"));
@@ -112,7 +134,7 @@ export async function loadConfig(
   if (stateDir !== undefined && cacheFile !== undefined) {
     writeCache(stateDir, cacheFile, {
       version: CACHE_VERSION,
-      entries: { ...cache?.entries, [key]: { layers, config, storedAt: now } },
+      entries: { ...cache?.entries, [key]: { layers: stamps, config, storedAt: now } },
     });
   }
   return config;

@@ -127,6 +127,17 @@ const redactPattern = z.union([
   return { pattern: rule.pattern, category: rule.category ?? "custom", ignoreCase };
 });
 
+/**
+ * The most redaction patterns one layer may add, and the most characters they may hold together. The hook
+ * compiles and runs every pattern on every event, and a project's layers come with any cloned repository: 20,000
+ * harmless patterns made each event in that project 6-8x slower, and even 100 patterns of 100 characters cost
+ * it about 6 ms. A list longer than the caps is better written as alternatives in fewer patterns.
+ */
+export const MAX_REDACT_PATTERNS = 32;
+export const MAX_REDACT_PATTERN_CHARS = 2000;
+const TOO_MANY_PATTERNS_FIX =
+  'keep the ones that matter, or join alternatives into one pattern, e.g. "(?:corp|acme)-[0-9]{6}"';
+
 /** How to write a pattern that no text can make backtrack for minutes. */
 const SLOW_PATTERN_FIX =
   'let each character match one way only, e.g. "(a+)+" as "a+", "(\\w+\\s?)*" as "[\\w\\s]*"';
@@ -354,21 +365,53 @@ function mergeCapture(capture: CaptureConfig, file: string, raw: unknown): strin
   capture.retentionDays = section.retention_days ?? capture.retentionDays;
   capture.skipTools.push(...section.skip_tools ?? []);
   capture.excludeFiles.push(...section.exclude_files ?? []);
-  section.redact_patterns?.forEach((value, i) => {
-    const path = [...base, "redact_patterns", i];
+  problems.push(...mergeRedactPatterns(capture.redactPatterns, file, section.redact_patterns ?? []));
+  return problems;
+}
+
+/**
+ * Adds a layer's redaction patterns, up to MAX_REDACT_PATTERNS entries (those past it are not even read) and
+ * MAX_REDACT_PATTERN_CHARS characters; the excess is one problem line, at the first pattern skipped.
+ */
+function mergeRedactPatterns(kept: RedactRule[], file: string, values: readonly unknown[]): string[] {
+  const problems: string[] = [];
+  const at = (i: number) => `${file}: ${jsonPath(["capture", "redact_patterns", i])}`;
+  let chars = 0;
+  for (const [i, value] of values.slice(0, MAX_REDACT_PATTERNS).entries()) {
     const rule = redactPattern.safeParse(value);
     if (!rule.success) {
-      problems.push(...zodProblems(file, path, rule.error, "pattern skipped"));
-      return;
+      problems.push(...zodProblems(file, ["capture", "redact_patterns", i], rule.error, "pattern skipped"));
+      continue;
     }
     // A pattern that backtracks for minutes on some text would hold up the event that brought that text.
     const risk = backtrackingRisk(rule.data);
-    if (risk === undefined) capture.redactPatterns.push(rule.data);
-    else {
+    if (risk !== undefined) {
       const consequence = "so matching can take minutes on some texts; pattern skipped";
-      problems.push(`${file}: ${jsonPath(path)}: ${risk}, ${consequence} (fix: ${SLOW_PATTERN_FIX})`);
+      problems.push(`${at(i)}: ${risk}, ${consequence} (fix: ${SLOW_PATTERN_FIX})`);
+      continue;
     }
-  });
+    chars += rule.data.pattern.length;
+    if (chars > MAX_REDACT_PATTERN_CHARS) {
+      const after = values.length - i - 1;
+      const skipped = after === 0 ? "this one" : `this one and the ${after} after it`;
+      const over = `over the ${MAX_REDACT_PATTERN_CHARS} a layer's may hold together`;
+      const where = at(i);
+      problems.push(
+        `${where}: the patterns up to here hold ${chars} characters, ${over}; ${skipped} skipped ` +
+          `(fix: ${TOO_MANY_PATTERNS_FIX})`,
+      );
+      return problems;
+    }
+    kept.push(rule.data);
+  }
+  const over = values.length - MAX_REDACT_PATTERNS;
+  if (over > 0) {
+    const where = at(MAX_REDACT_PATTERNS);
+    problems.push(
+      `${where}: ${values.length} patterns, over the ${MAX_REDACT_PATTERNS} a layer may add; the ${over} ` +
+        `from here on skipped (fix: ${TOO_MANY_PATTERNS_FIX})`,
+    );
+  }
   return problems;
 }
 

@@ -434,9 +434,14 @@ function stdoutFile(command: SimpleCommand): string | undefined {
   return file;
 }
 
-/** Whether a page ends up where it is read: on the terminal, or in a file named as a page. */
-function writesPage(output: Output, command: SimpleCommand): boolean {
-  const file = output === "stdout" ? stdoutFile(command) : output.file;
+/**
+ * Whether a page ends up where it is read: on the terminal, or in a file named as a page. What a fetcher
+ * prints flows through `pipeline` (its own command, then the filters after it) into the first file one of them
+ * redirects its stdout to: `curl … | grep -o … > links.json` saves a download as `curl … > links.json` does,
+ * and the filters after that file read nothing.
+ */
+function writesPage(output: Output, pipeline: readonly SimpleCommand[]): boolean {
+  const file = output === "stdout" ? pipeline.map(stdoutFile).find((f) => f !== undefined) : output.file;
   return file === undefined || (file !== "/dev/null" && isPageFile(file));
 }
 
@@ -466,7 +471,7 @@ export function shellFetchUrls(command: string): string[] | undefined {
     }
     const read = fetcher(head.args, head.name);
     if (read === undefined || read.urls.length === 0) return undefined;
-    if (!read.urls.every(isPageUrl) || !read.outputs.every((output) => writesPage(output, first))) {
+    if (!read.urls.every(isPageUrl) || !read.outputs.every((output) => writesPage(output, pipeline))) {
       return undefined;
     }
     if (!rest.every((command) => isReader(command, READERS))) return undefined;
