@@ -21,9 +21,9 @@ async function withConfig(m: Machine, days: number): Promise<void> {
 }
 
 /** The hook's events of one session, each in its own process's stead; every one a success. */
-async function record(m: Machine, names: string[]): Promise<void> {
+async function record(m: Machine, names: string[], overrides: Record<string, unknown> = {}): Promise<void> {
   for (const name of names) {
-    const ctx = m.context({}, event(name));
+    const ctx = m.context({}, event(name, overrides));
     assertEquals([await hook(["hook"], ctx), ctx.err], [0, []], name);
   }
 }
@@ -76,6 +76,15 @@ Deno.test("log and stats in process show what the hook recorded, at the context'
   assertEquals(numbers.since, new Date(NOW - 2 * DAY).toISOString());
   assertEquals(numbers.redirects.denied, 1);
   assertEquals(numbers.sessions.total, 1);
+  // What the model wrote is shown, never obeyed by the terminal: an escape sequence in a query is escaped.
+  await record(m, ["PreToolUse.WebSearch.json"], {
+    tool_input: { query: "hostile \u001b]0;PWNED\u0007 \u009b31m" },
+  });
+  const shown = m.context();
+  assertEquals(await cli(["stats"], shown), 0);
+  const textOut = shown.out.join("\n");
+  ok(!["\u001b", "\u0007", "\u009b"].some((c) => textOut.includes(c)), textOut);
+  ok(textOut.includes("hostile \\u001b]0;PWNED\\u0007 \\u009b31m"), textOut);
   // A week on, the window of a day holds nothing.
   const week = later(m.context(), 7);
   assertEquals(await cli(["stats", "--json", "--since", "1d"], week), 0);
@@ -106,7 +115,15 @@ Deno.test("prune in process deletes what is older than the config's retention, b
 Deno.test("log, stats and prune in process: bad values are usage errors (exit 2), with the usage on stderr", async () => {
   await using m = await machine();
   for (
-    const argv of [["prune", "--older-than", "soon"], ["log", "--limit", "0"], ["stats", "--since", "-1d"]]
+    const argv of [
+      ["prune", "--older-than", "soon"],
+      ["log", "--limit", "0"],
+      ["stats", "--since", "-1d"],
+      // Numbers past what a count or a date can hold: refused, not a crash with a stack trace.
+      ["log", "--limit", "99999999999999999999"],
+      ["stats", "--since", "99999999999d"],
+      ["prune", "--older-than", "99999999999d"],
+    ]
   ) {
     const ctx = m.context();
     assertEquals(await cli(argv, ctx), 2, argv.join(" "));

@@ -8,10 +8,17 @@ const DURATION = /^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$/i;
 /** Whether `text` is written as a duration (a stray `365d` is one that lost its option). */
 export const isDuration = (text: string): boolean => DURATION.test(text);
 
+/** The longest duration taken: a time that far back is still a date (and longer ago than any record). */
+const MAX_YEARS = 1000;
+
 export function parseDuration(text: string, option: string): number {
   const parsed = DURATION.exec(text);
   if (parsed === null || Number(parsed[1]) <= 0) {
     throw new UsageError(`--${option} ${JSON.stringify(text)} is not a duration; use e.g. 30d, 12h, 2w, 90m`);
   }
-  return Number(parsed[1]) * UNIT_MS[parsed[2].toLowerCase()];
+  const ms = Number(parsed[1]) * UNIT_MS[parsed[2].toLowerCase()];
+  if (!(ms <= MAX_YEARS * 365.25 * UNIT_MS.d)) {
+    throw new UsageError(`--${option} ${JSON.stringify(text)} is longer than ${MAX_YEARS} years`);
+  }
+  return ms;
 }

@@ -21,16 +21,19 @@ export function localTime(ms: number): string {
 
 /** One line per observation; the summary's lines joined, control characters shown escaped. */
 export function formatRow(row: ObservationRow): string {
-  const summary = escapeControl(row.summary.replace(/\n/g, " ⏎ "));
+  const summary = row.summary.replace(/\n/g, " ⏎ ");
   const what = [row.event, row.tool, row.outcome].filter(Boolean).join(" ");
   const took = row.durationMs === null ? "" : ` (${row.durationMs} ms)`;
-  return `${localTime(row.at)}  ${row.session.slice(0, 8).padEnd(8)}  ${what}${took}  ${summary}`;
+  // Every field is the agent's to write (a session id, a tool name), not only the summary.
+  return escapeControl(
+    `${localTime(row.at)}  ${row.session.slice(0, 8).padEnd(8)}  ${what}${took}  ${summary}`,
+  );
 }
 
 export function parseLimit(text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) {
+  if (!Number.isSafeInteger(n) || n < 1) {
     throw new UsageError(`--limit ${JSON.stringify(text)} is not a whole number ≥ 1`);
   }
   return n;

@@ -2,7 +2,7 @@
  * `docsearch-hook stats`: what the redirect achieved (denied → local tool called, or escaped back to the
  * web), what the web was asked that no database covers, and what the hook itself costs.
  */
-import { count } from "../cli/io.ts";
+import { count, escapeControl } from "../cli/io.ts";
 import type { CommandContext } from "../cli/context.ts";
 import { parseDuration } from "../cli/duration.ts";
 import { commandConfig } from "../config/resolve.ts";
@@ -174,7 +174,8 @@ export function formatStats(stats: Stats, window: string): string {
     `Hook latency: web decisions ${ms(stats.latencyMs.decision)}; context ${ms(stats.latencyMs.context)}; ` +
       `capture ${ms(stats.latencyMs.capture)}`,
   );
-  return lines.join("\n");
+  // Queries and database names are the model's and the config's words: shown, never obeyed by the terminal.
+  return lines.map(escapeControl).join("\n");
 }
 
 /** Existing keywords, so they are not suggested again; a broken config only means no filtering. */

@@ -1,5 +1,6 @@
 /** `docsearch-hook status`: what is on and off for a session, and why. */
 import type { CommandContext } from "../cli/context.ts";
+import { escapeControl } from "../cli/io.ts";
 import { projectDirectory } from "../config/layers.ts";
 import type { Config } from "../config/types.ts";
 import type { Env } from "../paths.ts";
@@ -89,7 +90,7 @@ export function statusReport(
 export function formatStatus(report: StatusReport): string {
   const lines = [
     report.session
-      ? `Status for ${report.session.description}:`
+      ? `Status for ${escapeControl(report.session.description)}:`
       : `No session found for this directory (${SESSION_HINT}); showing what holds for every session:`,
     formatLines(report.switches, true),
   ];
