@@ -46,6 +46,11 @@ const bash = (command: string) => webRequestFrom("Bash", { command, description:
 /** Each with the pages it reads, in order. */
 const DENIED: [string, string[]][] = [
   ["curl -s https://docs.gitlab.com/ee/ci/runners/", ["https://docs.gitlab.com/ee/ci/runners/"]],
+  // A scheme in capitals, or none: curl and wget read them over http(s) all the same.
+  ["curl -s HTTPS://docs.gitlab.com/ee/ci/runners/", ["HTTPS://docs.gitlab.com/ee/ci/runners/"]],
+  ["curl -sL docs.gitlab.com/ee/ci/runners/", ["http://docs.gitlab.com/ee/ci/runners/"]],
+  ["wget -qO- docs.gitlab.com/ee/ci/yaml/", ["http://docs.gitlab.com/ee/ci/yaml/"]],
+  ["curl -s --url docs.gitlab.com:443/ee/ci/", ["http://docs.gitlab.com:443/ee/ci/"]],
   ['curl -sL "https://docs.gitlab.com/ee/ci/yaml/#rules" | head -200', [
     "https://docs.gitlab.com/ee/ci/yaml/#rules",
   ]],

@@ -151,6 +151,17 @@ const isHttpUrl = (text: string) => {
   return lower.startsWith("http://") || lower.startsWith("https://");
 };
 
+/** A host name with a dot, maybe a port, then the end or a path: what curl and wget read as `http://` + it. */
+const SCHEMELESS = /^[a-z0-9][a-z0-9-]*(\.[a-z0-9-]+)*\.[a-z]{2,}(:\d+)?([/?#]|$)/i;
+
+/** The page a curl or wget operand names: an http(s) URL, or a host and path they read over http. */
+const operandUrl = (text: string): string | undefined =>
+  isHttpUrl(text) ? text : SCHEMELESS.test(text) ? `http://${text}` : undefined;
+
+/** Each operand's page, those that name none left out. */
+const operandUrls = (operands: readonly string[]): string[] =>
+  operands.flatMap((operand) => operandUrl(operand) ?? []);
+
 /** The last path segment of an http(s) URL ("" for a folder or the site's root). */
 const urlFileName = (url: string) => basename(urlPath(url) ?? "");
 
@@ -300,13 +311,14 @@ const curl: Fetcher = (args) => {
     }
     if (option === "-O" || option === "--remote-name" || option === "--remote-name-all") remoteName = true;
     if (option === "--url") {
-      if (!isHttpUrl(value ?? "")) return false;
-      urls.push(value!);
+      const url = operandUrl(value ?? "");
+      if (url === undefined) return false;
+      urls.push(url);
     }
     return true;
   });
   if (operands === undefined) return undefined;
-  urls.push(...operands.filter(isHttpUrl));
+  urls.push(...operandUrls(operands));
   if (remoteName) outputs.push(...urls.map((url) => ({ file: urlFileName(url) })));
   // Each -o takes one URL, in order; the URLs left over print to stdout.
   while (outputs.length < urls.length) outputs.push("stdout");
@@ -348,7 +360,7 @@ const wget: Fetcher = (args) => {
     return true;
   });
   if (operands === undefined) return undefined;
-  const urls = operands.filter(isHttpUrl);
+  const urls = operandUrls(operands);
   // Without -O, wget saves each page under its URL's last segment, a folder's as index.html.
   const outputs = urls.map((url): Output => document ?? { file: urlFileName(url) || "index.html" });
   return { urls, outputs };
@@ -452,8 +464,9 @@ function writesPage(output: Output, pipeline: readonly SimpleCommand[]): boolean
  * one of them would always deny the retry the other lets through.
  */
 export function shellFetchUrls(command: string): string[] | undefined {
-  // Every URL a fetcher is given here holds "http", or the name of HTTPie or xh: most commands hold neither.
-  if (!command.includes("http") && !command.includes("xh")) return undefined;
+  // Every page a fetcher reads here is named by a URL with "http" (in any case) or by a fetcher that takes a
+  // host without a scheme (curl, wget, HTTPie's http, xh): most commands hold none of these.
+  if (!/http|curl|wget|xh/i.test(command)) return undefined;
   const script = readShell(command);
   if (script.malformed || script.truncated || script.constructs.size > 0) return undefined;
   const urls: string[] = [];
