@@ -579,6 +579,14 @@ Deno.test("summary: lifecycle events keep their own fields", () => {
   });
 });
 
+Deno.test("summary: PreCompact keeps its trigger, never what the user typed after /compact", () => {
+  const instructions = "Focus on the billing refactor; the staging password is Tr0ub4dor&3xyz";
+  for (const trigger of ["manual", "auto"]) {
+    const observation = stored(lifecycle("PreCompact", { trigger, custom_instructions: instructions }));
+    assertEquals(observation.summary, `trigger=${trigger}`);
+  }
+});
+
 Deno.test("observation: a huge Write, Bash output or tool input stays within MAX_SUMMARY_CHARS", () => {
   const tenMB = "0123456789 abcdefghij\n".repeat(500_000);
   const events = [

@@ -196,7 +196,8 @@ const LIFECYCLE_FIELDS: Record<string, readonly string[]> = {
   SessionEnd: ["reason"],
   Stop: ["stop_hook_active"],
   SubagentStop: ["agent_type", "stop_hook_active"],
-  PreCompact: ["trigger", "custom_instructions"],
+  // Not `custom_instructions`: what the user typed after `/compact` is a prompt, and prompts are not recorded.
+  PreCompact: ["trigger"],
 };
 
 export function summarize(event: HookEvent, redactor: Redactor): Summary {
