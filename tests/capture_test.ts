@@ -971,6 +971,29 @@ Deno.test("eventRecord: SessionEnd ends the session with its reason; other event
   ]);
 });
 
+Deno.test("eventRecord: a session's source, end reason and cwd are clipped, never inside a surrogate pair", () => {
+  const start = record(
+    lifecycle("SessionStart", { source: "s".repeat(5_000_000), cwd: "/p" + "\u{1F600}".repeat(1_500_000) }),
+  );
+  // One long word is cut at 200 characters; the cwd at 4095 and its mark, the emoji that would be split dropped.
+  assertEquals(start.session.source, "s".repeat(200) + " …");
+  assertEquals(start.session.cwd, "/p" + "\u{1F600}".repeat(2046) + "…");
+  assertEquals(start.session.cwd!.length, 4095);
+
+  const emoji = record(lifecycle("SessionEnd", { reason: "r" + "\u{1F600}".repeat(1000) }));
+  assertEquals(emoji.session.endReason, "r" + "\u{1F600}".repeat(99) + " …");
+  const words = record(lifecycle("SessionEnd", { reason: "logged out ".repeat(100) }));
+  assertEquals(words.session.endReason, "logged out ".repeat(18) + "…");
+
+  // The fields are what the agent sent: the privacy filter passes over them as over any other text.
+  const secret = record(lifecycle("SessionStart", { source: `resume password=Tr0ub4dor&3xyz` }));
+  assertEquals(secret.session.source, "resume password=[REDACTED:secret]&3xyz");
+
+  // A cwd as long as Linux allows (4096 bytes with its NUL) is kept whole.
+  const deep = "/" + "d/".repeat(2047);
+  assertEquals(record(lifecycle("SessionStart", { cwd: deep })).session.cwd, deep);
+});
+
 Deno.test("eventRecord: tool calls record the tool called; other events only touch the session", () => {
   const called = record(post("mcp__leann__leann_search", { query: "runners" }, { tool_use_id: "toolu_1" }));
   assertEquals(called.calledTool, "mcp__leann__leann_search");
