@@ -579,6 +579,14 @@ Deno.test("summary: lifecycle events keep their own fields", () => {
   });
 });
 
+Deno.test("summary: PreCompact keeps its trigger, never what the user typed after /compact", () => {
+  const instructions = "Focus on the billing refactor; the staging password is Tr0ub4dor&3xyz";
+  for (const trigger of ["manual", "auto"]) {
+    const observation = stored(lifecycle("PreCompact", { trigger, custom_instructions: instructions }));
+    assertEquals(observation.summary, `trigger=${trigger}`);
+  }
+});
+
 Deno.test("observation: a huge Write, Bash output or tool input stays within MAX_SUMMARY_CHARS", () => {
   const tenMB = "0123456789 abcdefghij\n".repeat(500_000);
   const events = [
@@ -807,6 +815,75 @@ Deno.test("secrets: reading a secret file in Bash stores no output", () => {
   assertEquals(dropReason(bash("cat .env", "")), "no meaningful output");
 });
 
+Deno.test("secrets: a command printing a secret-named variable or a stored secret keeps no output", () => {
+  // What each command printed, as the agent sends it; none of these survives.
+  const cases: [string, string][] = [
+    ["echo $DATABASE_PASSWORD", "Tr0ub4dor&3xyz"],
+    ["printenv API_TOKEN", "a8f5f167f44f4964e6c998dee827110c"],
+    ['echo "$NPM_TOKEN"', "0e1f8f0a-3c1b-4b5e-9d7a-2f6c8e4b1a90"],
+    ["echo ${DB_PASSWORD:-unset}", "hunter2hunter2"],
+    ["printf '%s\\n' \"${db_password}\"", "correct horse battery staple"],
+    ["sudo /usr/bin/printenv MYSQL_PWD", "s3cr3t-pw"],
+    ["env | grep -i token", "GH_TOKEN=abc\nNPM_TOKEN=Tr0ub4dor&3xyz"],
+    ["printenv | grep -E 'PASSWORD|HOST'", "PGPASSWORD=pw&1234\nPGHOST=db"],
+    ["bash -c 'echo $GITHUB_TOKEN'", "Tr0ub4dor&3xyz"],
+    ["cat <<EOF\nuser=admin pass=$SMTP_PASS\nEOF", "user=admin pass=Tr0ub4dor&3xyz"],
+    ["op read op://Private/db/password", "Tr0ub4dor&3xyz"],
+    ["op item get db --fields password --reveal", "Tr0ub4dor&3xyz"],
+    ["pass show web/github", "Tr0ub4dor&3xyz"],
+    ["security find-generic-password -s deploy -w", "Tr0ub4dor&3xyz"],
+    ["gcloud auth print-access-token", "ya29.a0AfH6SMBx-Tr0ub4dor"],
+    ["gcloud auth application-default print-access-token", "ya29.a0AfH6SMBx-Tr0ub4dor"],
+    ["aws secretsmanager get-secret-value --secret-id prod/db --query SecretString", '"Tr0ub4dor&3xyz"'],
+    ["aws ssm get-parameter --name /prod/db --with-decryption", "Tr0ub4dor&3xyz"],
+    ["vault kv get -field=password secret/db", "Tr0ub4dor&3xyz"],
+    ["vault read -field=token auth/x", "Tr0ub4dor&3xyz"],
+    ["kubectl -n prod get secret db -o jsonpath='{.data.password}'", "VHIwdWI0ZG9yJjN4eXo="],
+    ["kubectl get secrets/db -oyaml", "data:\n  password: VHIwdWI0ZG9yJjN4eXo="],
+    ["gh auth token", "gho_Tr0ub4dor3xyz"],
+    ["az account get-access-token --query accessToken -o tsv", "Tr0ub4dor&3xyz"],
+    ['curl -s -H "Authorization: Bearer $API_TOKEN" https://api.example.com/me', '{"echo":"Tr0ub4dor&3xyz"}'],
+    // The filter takes `PWD` for a password unless its value is a path, which cannot be seen here.
+    ["echo $PWD", "/home/u/Tr0ub4dor"],
+  ];
+  for (const [command, output] of cases) {
+    const observation = stored(bash(command, output));
+    doesNotMatch(
+      observation.summary,
+      /Tr0ub4dor|a8f5f167|0e1f8f0a|hunter2|horse|s3cr3t|VHIw|pw&1234/,
+      command,
+    );
+    assertEquals(observation.summary.split("\n").slice(-2), ["[exit 0]", SECRET_FILE_TAG], command);
+    assertEquals(summarize(bash(command, output), redactor).command?.output, SECRET_FILE_TAG, command);
+  }
+  // A failure's error text is output too.
+  assertEquals(
+    stored(bashFailure("echo $DEPLOY_TOKEN | ssh x", "Tr0ub4dor&3xyz: command not found")).summary
+      .split("\n").slice(-1),
+    [SECRET_FILE_TAG],
+  );
+});
+
+Deno.test("secrets: commands that print no secret keep their output", () => {
+  const cases: [string, string][] = [
+    ["echo $HOME", "/home/u"],
+    ["printenv PATH", "/usr/local/bin:/usr/bin"],
+    ['echo "${NODE_ENV:-development}" $CI', "development true"],
+    ["env | grep PATH", "PATH=/usr/bin"],
+    ["env | sort | head -1", "CI=true"],
+    ["set -e; grep -rn max_tokens src | head -1", "src/a.ts:3:const max_tokens = 1024"],
+    ["awk '{print $1}' access.log", "10.0.0.1"],
+    ["kubectl get pods -o wide", "web-1 1/1 Running"],
+    ["aws s3 ls", "2025-01-01 bucket"],
+    ["op whoami", "URL: https://my.1password.com"],
+    ["vault status", "Sealed false"],
+    ["gh auth status", "Logged in to github.com"],
+  ];
+  for (const [command, output] of cases) {
+    assertEquals(summarize(bash(command, output), redactor).command?.output, output, command);
+  }
+});
+
 Deno.test("secrets: a secret in a command, an edit, an MCP input, a query, an error or output is redacted", () => {
   const cases: [HookEvent, RegExp][] = [
     [bash(`curl -H "Authorization: Bearer ${"t0k".repeat(10)}" https://api.example.com`, "{}"), /t0kt0k/],
@@ -961,6 +1038,29 @@ Deno.test("eventRecord: SessionEnd ends the session with its reason; other event
     undefined,
     undefined,
   ]);
+});
+
+Deno.test("eventRecord: a session's source, end reason and cwd are clipped, never inside a surrogate pair", () => {
+  const start = record(
+    lifecycle("SessionStart", { source: "s".repeat(5_000_000), cwd: "/p" + "\u{1F600}".repeat(1_500_000) }),
+  );
+  // One long word is cut at 200 characters; the cwd at 4095 and its mark, the emoji that would be split dropped.
+  assertEquals(start.session.source, "s".repeat(200) + " …");
+  assertEquals(start.session.cwd, "/p" + "\u{1F600}".repeat(2046) + "…");
+  assertEquals(start.session.cwd!.length, 4095);
+
+  const emoji = record(lifecycle("SessionEnd", { reason: "r" + "\u{1F600}".repeat(1000) }));
+  assertEquals(emoji.session.endReason, "r" + "\u{1F600}".repeat(99) + " …");
+  const words = record(lifecycle("SessionEnd", { reason: "logged out ".repeat(100) }));
+  assertEquals(words.session.endReason, "logged out ".repeat(18) + "…");
+
+  // The fields are what the agent sent: the privacy filter passes over them as over any other text.
+  const secret = record(lifecycle("SessionStart", { source: `resume password=Tr0ub4dor&3xyz` }));
+  assertEquals(secret.session.source, "resume password=[REDACTED:secret]&3xyz");
+
+  // A cwd as long as Linux allows (4096 bytes with its NUL) is kept whole.
+  const deep = "/" + "d/".repeat(2047);
+  assertEquals(record(lifecycle("SessionStart", { cwd: deep })).session.cwd, deep);
 });
 
 Deno.test("eventRecord: tool calls record the tool called; other events only touch the session", () => {

@@ -111,7 +111,7 @@ const shown = ({ text }: Word) => text === "" || /\s/.test(text) ? "''" : text;
  * those of its pipelines, subshells, groups and substitutions, and of the command line given to `-c`
  * (`bash -c '…'`, `sudo sh -c …`). A here-document is text, not commands.
  */
-function commandsOf(line: string, nested = 0): string[] {
+export function commandsOf(line: string, nested = 0): string[] {
   const commands: string[] = [];
   for (const { words } of simpleCommands(readShell(line))) {
     words.forEach((word, i) => {

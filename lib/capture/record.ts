@@ -10,8 +10,15 @@ import { requestTarget, requestTool, type WebRequest } from "../redirect/request
 import type { EventRecord } from "../state/store.ts";
 import { decisionObservation, type Observation, observe } from "./observe.ts";
 import type { Redactor } from "./redact.ts";
+import { clipTo } from "../context/inject.ts";
+import { excerpt } from "./summary.ts";
 
 const DAY_MS = 86_400_000;
+
+/** A session's `source` and end `reason` are a word (`startup`, `logout`): more is not what the field is for. */
+const SESSION_WORD_CHARS = 200;
+/** Longer than any path a system opens (Linux's PATH_MAX is 4096 bytes), so a real cwd is never clipped. */
+const CWD_CHARS = 4096;
 
 /** How the sessions table names each agent. */
 const RECORDED: Readonly<Record<Agent, string>> = {
@@ -52,6 +59,10 @@ function decisionOf(input: RecordInput): Observation | undefined {
   return decisionObservation(input.event, outcome, target, names, input.redactor);
 }
 
+/** A session field the agent sends as it likes, kept as the summary keeps it: redacted and clipped. */
+const sessionWord = (value: string | undefined, redactor: Redactor) =>
+  value === undefined ? undefined : excerpt(value, SESSION_WORD_CHARS, redactor);
+
 export function eventRecord(input: RecordInput): EventRecord {
   const { event, config, now } = input;
   const name = event.hookEventName;
@@ -69,12 +80,14 @@ export function eventRecord(input: RecordInput): EventRecord {
     event: name,
     session: {
       sessionId: event.sessionId,
-      cwd: event.cwd,
+      cwd: event.cwd === undefined ? undefined : clipTo(event.cwd, CWD_CHARS),
       agent: agentOf(input.env, event.agent),
       at: now,
-      source: start ? stringField(event.raw, "source") ?? "startup" : undefined,
+      source: start ? sessionWord(stringField(event.raw, "source"), input.redactor) ?? "startup" : undefined,
       ended: name === "SessionEnd",
-      endReason: name === "SessionEnd" ? stringField(event.raw, "reason") ?? "other" : undefined,
+      endReason: name === "SessionEnd"
+        ? sessionWord(stringField(event.raw, "reason"), input.redactor) ?? "other"
+        : undefined,
     },
     observation,
     // A repeat (the hook registered twice) was counted when the call was first denied.

@@ -6,7 +6,7 @@
 import { count } from "../cli/io.ts";
 import { isRecord, stringField } from "../protocol/event.ts";
 import type { HookEvent } from "../protocol/event.ts";
-import { type CommandKind, commandKind } from "./commands.ts";
+import { type CommandKind, commandKind, commandsOf } from "./commands.ts";
 import { type Redactor, SECRET_FILE_TAG } from "./redact.ts";
 
 export interface Summary {
@@ -95,6 +95,108 @@ function responseOutput(event: HookEvent): string {
     .filter((part) => part !== undefined && part.trim() !== "").join("\n");
 }
 
+/**
+ * A value that the filter redacts under a secret's name and keeps under any other name: random enough for the
+ * names that only describe a secret (`user_auth`), and of no token's shape on its own.
+ */
+const PROBE_VALUE = "q7Xv2Lm9Rt4Kp8Wz";
+
+/**
+ * More distinct names than this in one command line are not each put to the filter: the output is hidden
+ * instead, so that a hostile line of a million names costs no more than a hundred.
+ */
+const MAX_JUDGED_NAMES = 100;
+
+/**
+ * Whether a variable of a name holds a secret, as the privacy filter judges a `NAME=value` assignment: the
+ * filter's notion of a secret's name (and the user's own patterns) decides, not a copy of it. `PWD` counts, as
+ * it does for the filter unless its value is a path, which cannot be known here.
+ */
+function secretNameJudge(redactor: Redactor): (name: string) => boolean {
+  const judged = new Map<string, boolean>();
+  return (name) => {
+    let secret = judged.get(name);
+    if (secret === undefined) {
+      if (judged.size >= MAX_JUDGED_NAMES) return true;
+      const assignment = `${name}=${PROBE_VALUE}`;
+      secret = redactor.redact(assignment) !== assignment;
+      judged.set(name, secret);
+    }
+    return secret;
+  };
+}
+
+/** What may name a variable in a word, a `grep` pattern (`'TOKEN|SECRET'`) split into such pieces. */
+const namePieces = (word: string) => word.split(/[^A-Za-z0-9_]+/).filter(Boolean);
+
+/** The positional arguments of a command: its words after the program that are no flag. */
+const positional = (args: readonly string[]) => args.filter((arg) => !arg.startsWith("-"));
+
+/** `kubectl get secret x -o yaml` (`-ojson`, `--output=jsonpath=…`) prints the secret's data. */
+const printsKubernetesSecret = (args: readonly string[]) =>
+  positional(args).includes("get") && args.some((arg) => /^secrets?(?:\/|$)/.test(arg)) &&
+  args.some((arg) => /^(?:-o|--output)(?:=|$)|^-o[a-z]/.test(arg));
+
+/** Programs whose output is a secret for some arguments: password managers, vaults, token printers. */
+const SECRET_PRINTERS: Readonly<Record<string, (args: readonly string[]) => boolean>> = {
+  op: (args) => {
+    const [verb, object] = positional(args);
+    return verb === "read" || verb === "inject" || (verb === "item" && object === "get");
+  },
+  pass: () => true,
+  gopass: () => true,
+  security: (args) => /^find-(?:generic|internet)-password$/.test(positional(args)[0] ?? ""),
+  gcloud: (args) => args.some((arg) => arg === "print-access-token" || arg === "print-identity-token"),
+  aws: (args) =>
+    args.some((arg) =>
+      ["get-secret-value", "get-login-password", "get-session-token", "--with-decryption"].includes(arg)
+    ),
+  vault: (args) => {
+    const [verb, object] = positional(args);
+    return verb === "read" || (verb === "kv" && object === "get");
+  },
+  kubectl: printsKubernetesSecret,
+  oc: printsKubernetesSecret,
+  gh: (args) => positional(args).join(" ") === "auth token",
+  az: (args) => args.includes("get-access-token"),
+};
+
+/** Programs that print every variable when given no name: the rest of the line picks the ones shown. */
+const ENVIRONMENT_DUMPS = new Set(["env", "printenv", "set", "export", "declare", "typeset"]);
+
+/**
+ * Expansions of a variable (`$X`, `${X}`, `${X:-…}`, `${!X}`, PowerShell's `$env:X`). Looked for in the raw
+ * line, not in the words the shell reader finds: it skips a here-document's body and leaves a nested shell's
+ * line (`bash -c 'echo $X'`) as one quoted word, and both expand. A single-quoted `'$X'` is counted too, which
+ * only hides more.
+ */
+const EXPANSION = /\$(?:\{[#!]?|env:)?([A-Za-z_]\w*)/g;
+
+/**
+ * Whether a command line prints, or may print, a secret held in a variable or a password store: it expands a
+ * variable with a secret's name, `printenv`s one, filters the environment for one (`env | grep TOKEN`), or
+ * runs a program that prints secrets (`op read`, `vault kv get`, `kubectl get secret … -o yaml` …).
+ */
+function printsSecret(command: string, redactor: Redactor): boolean {
+  const isSecretName = secretNameJudge(redactor);
+  for (const [, name] of command.matchAll(EXPANSION)) if (isSecretName(name)) return true;
+  // commandsOf reads the line (lib/shell/read.ts): each command starts with its program, wrappers removed.
+  const commands = commandsOf(command).map((line) => line.split(" "));
+  let dumpsEnvironment = false;
+  for (const [program, ...args] of commands) {
+    if (SECRET_PRINTERS[program]?.(args)) return true;
+    if (program === "printenv" && positional(args).some(isSecretName)) return true;
+    // `set` with a flag sets an option (`set -e`); the others take `-p` or `-x` to list variables.
+    if (ENVIRONMENT_DUMPS.has(program) && args.every((arg) => arg.startsWith("-"))) {
+      dumpsEnvironment ||= program !== "set" || args.length === 0;
+    }
+  }
+  return dumpsEnvironment &&
+    commands.some(([program, ...args]) =>
+      !ENVIRONMENT_DUMPS.has(program) && args.some((arg) => namePieces(arg).some(isSecretName))
+    );
+}
+
 function bash(event: HookEvent, redactor: Redactor): Summary {
   const failed = event.hookEventName === "PostToolUseFailure";
   const command = str(event.toolInput, "command") ?? "";
@@ -104,7 +206,7 @@ function bash(event: HookEvent, redactor: Redactor): Summary {
   const rawOutput = failed
     ? [stringField(event.raw, "error"), responseOutput(event)].filter(Boolean).join("\n")
     : responseOutput(event);
-  const output = mentionsSecretFile && rawOutput.trim() !== ""
+  const output = rawOutput.trim() !== "" && (mentionsSecretFile || printsSecret(command, redactor))
     ? SECRET_FILE_TAG
     : excerpt(rawOutput, 300, redactor);
   const exitCode = exitCodeOf(event, failed);
@@ -196,7 +298,8 @@ const LIFECYCLE_FIELDS: Record<string, readonly string[]> = {
   SessionEnd: ["reason"],
   Stop: ["stop_hook_active"],
   SubagentStop: ["agent_type", "stop_hook_active"],
-  PreCompact: ["trigger", "custom_instructions"],
+  // Not `custom_instructions`: what the user typed after `/compact` is a prompt, and prompts are not recorded.
+  PreCompact: ["trigger"],
 };
 
 export function summarize(event: HookEvent, redactor: Redactor): Summary {
