@@ -107,14 +107,17 @@ const PROBE_VALUE = "q7Xv2Lm9Rt4Kp8Wz";
  */
 const MAX_JUDGED_NAMES = 100;
 
+/** Variables the shell itself keeps, always folders: `$PWD` is where the command runs, not a password. */
+const SHELL_FOLDERS = new Set(["PWD", "OLDPWD"]);
+
 /**
  * Whether a variable of a name holds a secret, as the privacy filter judges a `NAME=value` assignment: the
- * filter's notion of a secret's name (and the user's own patterns) decides, not a copy of it. `PWD` counts, as
- * it does for the filter unless its value is a path, which cannot be known here.
+ * filter's notion of a secret's name (and the user's own patterns) decides, not a copy of it.
  */
 function secretNameJudge(redactor: Redactor): (name: string) => boolean {
   const judged = new Map<string, boolean>();
   return (name) => {
+    if (SHELL_FOLDERS.has(name)) return false;
     let secret = judged.get(name);
     if (secret === undefined) {
       if (judged.size >= MAX_JUDGED_NAMES) return true;
