@@ -155,14 +155,22 @@ const looksRandom = (value: string, minLength: number) =>
 const valueAfter = (match: string, prefix = "", value = "") =>
   harmless(value) ? match : `${prefix}${tag("secret")}`;
 
-/** A value's closing brackets that belong to the code around it (`{token: abc123}`), not to the value. */
+/**
+ * A value's closing brackets that belong to the code around it (`{token: abc123}`), not to the value: from the
+ * end, each closing bracket that has more of its kind than openings before it. The brackets are counted once,
+ * so that a value of many closing brackets costs no more than its length.
+ */
 function unbalancedTail(value: string): number {
+  const opened = [0, 0, 0];
+  const closed = [0, 0, 0];
+  for (const char of value) {
+    if ("([{".indexOf(char) >= 0) opened["([{".indexOf(char)]++;
+    if (")]}".indexOf(char) >= 0) closed[")]}".indexOf(char)]++;
+  }
   let cut = value.length;
-  while (cut > 0 && ")]}".includes(value[cut - 1])) {
-    const close = value[cut - 1];
-    const open = "([{"[")]}".indexOf(close)];
-    const body = value.slice(0, cut);
-    if (body.split(open).length >= body.split(close).length) break;
+  for (let kind = ")]}".indexOf(value[cut - 1]); kind >= 0; kind = ")]}".indexOf(value[cut - 1])) {
+    if (opened[kind] >= closed[kind]) break;
+    closed[kind]--;
     cut--;
   }
   return cut;
@@ -435,7 +443,10 @@ const BUILT_IN: readonly Rule[] = [
     // A JSON object in base64url starts `ey` (`{"`, `{ "`) or `ew` (`{` and a line break); the payload is
     // one too, so `.ey` or `.ew` is in every token. An unsigned token ends in its dot, or at the payload.
     hints: [".ey", ".ew"],
-    regex: () => /\be[wy][A-Za-z0-9_-]{10,}={0,2}\.e[wy][A-Za-z0-9_-]{10,}={0,2}(?:\.[A-Za-z0-9_-]*={0,2})?/g,
+    // A token starts where no run of its characters does: a start after each `-` of one run (`-ey-ey-ey…`)
+    // would scan the rest of the run again, for a time that grows with the square of its length.
+    regex: () =>
+      /(?<![\w-])e[wy][A-Za-z0-9_-]{10,}={0,2}\.e[wy][A-Za-z0-9_-]{10,}={0,2}(?:\.[A-Za-z0-9_-]*={0,2})?/g,
   },
   {
     category: "azure_secret",
@@ -673,6 +684,36 @@ export interface Redactor {
   redact(text: string): string;
   /** Whether a file's content must never be stored. */
   isSecretFile(path: string): boolean;
+}
+
+/** How much of a denied request the state keeps (the store clips it to as much, state/store.ts). */
+export const KEPT_REQUEST_CHARS = 2000;
+
+/**
+ * How far past the part kept the filter reads, so that a secret across the cut is caught whole: further than
+ * any built-in shape is long but a private key, whose block runs to the end of the text it is cut in.
+ */
+const READ_PAST = 512;
+
+/** At most this much of a request is filtered, however much of it redaction takes away. */
+const MAX_WINDOW = 16 * (KEPT_REQUEST_CHARS + READ_PAST);
+
+/**
+ * The first `keep` characters of `text` once redacted, for text of any length (a WebSearch query, a URL or a
+ * Bash command can be hundreds of kilobytes) at the cost of a bounded window: the filter's work grows with
+ * what it reads, and the hook decides inside the state's write transaction, which every other hook waits on.
+ * The window starts `READ_PAST` beyond what is kept; if redaction shortens it below that, it doubles, up to
+ * MAX_WINDOW. What is kept never reaches into the last `READ_PAST` characters of a cut window, where the
+ * start of a secret cut off (and so not recognised) may stand.
+ */
+export function redactHead(redact: (text: string) => string, text: string, keep: number): string {
+  for (let size = keep + READ_PAST;; size *= 2) {
+    if (size >= text.length) return redact(text).slice(0, keep);
+    const redacted = redact(text.slice(0, size));
+    if (redacted.length - READ_PAST >= keep || size * 2 > MAX_WINDOW) {
+      return redacted.slice(0, Math.max(0, Math.min(keep, redacted.length - READ_PAST)));
+    }
+  }
 }
 
 /** Tests a path against a glob: one with a slash is a path (matched at any depth), one without a base name. */
