@@ -1455,3 +1455,70 @@ Deno.test("a denied request of 200k characters is filtered through the window, i
   // The record's summary of the observation reads a window of its own (capture/summary.ts's excerpt).
   ok(Math.max(...recorded.reads) <= 2512, `the filter read ${recorded.reads.join(", ")} characters`);
 });
+
+Deno.test("schemes in any case, HTTPie and xh credentials, Slack session tokens, cookies, signed URLs, SSHPASS", () => {
+  checkAll([
+    [
+      "a lower-case bearer token in a curl header",
+      'curl -H "Authorization: bearer 8f3kd93jf83jd93kf83jd9x" https://api.example.com',
+      'curl -H "Authorization: bearer [REDACTED:bearer_token]" https://api.example.com',
+    ],
+    [
+      "a lower-case scheme in JSON",
+      '{"authorization":"bearer abcdFAKE1234efgh5678ijkl"}',
+      '{"authorization":"bearer [REDACTED:bearer_token]"}',
+    ],
+    [
+      "GitHub's lower-case token scheme",
+      "curl -H 'authorization: token FAKEgithubStyleTok3n0123456789' https://api.github.com/user",
+      "curl -H 'authorization: token [REDACTED:bearer_token]' https://api.github.com/user",
+    ],
+    [
+      "HTTPie -a and --auth, the user kept",
+      "http -a admin:Sup3rS3cret https://api.example.com/ && http --auth admin:Sup3rS3cret POST api.example.com",
+      "http -a admin:[REDACTED:secret] https://api.example.com/ && http --auth admin:[REDACTED:secret] POST api.example.com",
+    ],
+    [
+      "xh -a, xhs --auth=, quoted",
+      "xh -a admin:Sup3rS3cret api.example.com; xhs --auth='ci:FAKExhPass42' api.example.com",
+      "xh -a admin:[REDACTED:secret] api.example.com; xhs --auth='ci:[REDACTED:secret]' api.example.com",
+    ],
+    [
+      "an HTTPie bearer token, given alone",
+      "http -A bearer -a FAKEbearerTok3n0123456789abcdef pie.dev/bearer",
+      "http -A bearer -a [REDACTED:secret] pie.dev/bearer",
+    ],
+    [
+      "Slack browser session tokens",
+      "xoxc-1234567890123-1234567890123-FAKEexample0123 d=xoxd-FAKEexample%2Fabc0123%3D",
+      "[REDACTED:slack_token] d=[REDACTED:slack_token]",
+    ],
+    [
+      "Cookie and Set-Cookie headers: names and attributes stay",
+      'curl -H "Cookie: session=FAKEsess10n0123; theme=dark" https://app.example.com\n' +
+      "Set-Cookie: sid=FAKE31d4d96e407aad42; Path=/; Secure",
+      'curl -H "Cookie: session=[REDACTED:cookie]; theme=[REDACTED:cookie]" https://app.example.com\n' +
+      "Set-Cookie: sid=[REDACTED:cookie]; Path=/; Secure",
+    ],
+    [
+      "an Azure SAS and an S3 pre-signed URL keep what they grant",
+      "https://a.blob.core.windows.net/c/b.pdf?sv=2022-11-02&sp=r&sig=FAKEsas0123%2Babc%3D\n" +
+      "https://b.s3.amazonaws.com/k?X-Amz-Expires=3600&X-Amz-Signature=fe5f80f77d5fa3be&X-Amz-Security-Token=FAKEsess",
+      "https://a.blob.core.windows.net/c/b.pdf?sv=2022-11-02&sp=r&sig=[REDACTED:signed_url]\n" +
+      "https://b.s3.amazonaws.com/k?X-Amz-Expires=3600&X-Amz-Signature=[REDACTED:signed_url]&X-Amz-Security-Token=[REDACTED:signed_url]",
+    ],
+    [
+      "SSHPASS for sshpass -e",
+      "SSHPASS=FAKEsshPassw0rd sshpass -e ssh deploy@10.0.0.7 uptime",
+      "SSHPASS=[REDACTED:secret] sshpass -e ssh deploy@10.0.0.7 uptime",
+    ],
+  ]);
+  checkUnchanged("words and commands that hold none", [
+    "AUTH_TOKEN=$(vault kv get -field=token secret/ci) ./deploy.sh",
+    "http -a admin pie.dev/basic-auth/admin/x",
+    "curl https://example.com/a -a b:c",
+    "The server answers with a Set-Cookie: header.",
+    "const url = `${base}?sig=${signature}`;",
+    "Bearer tokens are sent as `Authorization: Bearer <token>`.",
+  ]);
+});

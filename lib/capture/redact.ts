@@ -47,7 +47,7 @@ const keyWords = lazily(() => new RegExp(KEY_WORD, "gi"));
  * `auth` and `key` end names of other things too (`SERVER_AUTH`, `cacheKey`): there only a random value is one.
  */
 const SECRET_NAME_END = lazily(() =>
-  /(?:secret|token|passw(?:or)?d|passphrase|credentials?|api[_.-]?key|apikey|(?:access|private|encryption|signing|master)[_.-]?key|secret[_.-]?key(?:[_.-]?base)?)$/i
+  /(?:secret|sshpass|token|passw(?:or)?d|passphrase|credentials?|api[_.-]?key|apikey|(?:access|private|encryption|signing|master)[_.-]?key|secret[_.-]?key(?:[_.-]?base)?)$/i
 );
 const SECRET_LAST_WORD = lazily(() => /^(?:pass|pwd|creds)$/i);
 
@@ -320,6 +320,30 @@ const COMMAND_CREDENTIALS: readonly CommandCredential[] = [
         : `${prefix}${user}${closing}${colon}${tag("secret")}`,
   },
   {
+    // HTTPie (`http`, `https`) and xh (`xh`, `xhs`): the program stands as a word of its own, not in a URL.
+    hints: ["http", "xh"].flatMap((
+      program,
+    ) => [`${program} `, `${program}s `, `${program}\t`, `${program}s\t`]),
+    program: String.raw`(?<![\w./:-])(?:https?|xhs?)(?=[ \t])`,
+    // `-a user:password` (`--auth`): the user stays. A value without a colon is a user alone (the password is
+    // asked for) or, when it looks generated, the token of `--auth-type bearer`. A placeholder (`<user>`) or a
+    // tag (`[REDACTED:secret]`) starts no value.
+    flag: lazily(() =>
+      new RegExp(
+        String
+          .raw`(\s(?:-a|--auth)${FLAG_SEPARATOR}["']?)([^\s:'"${"`"},;|&)\]}<[-][^\s:'"${"`"},;|&)\]}]*)?` +
+          String.raw`(?:(:)([^\s'"${"`"},;|&)\]}]*))?`,
+        "g",
+      )
+    ),
+    replace: (match, prefix, user = "", colon, password = "") =>
+      colon === undefined
+        ? looksGenerated(user) ? `${prefix}${tag("secret")}` : match
+        : password === "" || harmless(password)
+        ? match
+        : `${prefix}${user}:${tag("secret")}`,
+  },
+  {
     hints: ["mysql", "mariadb"],
     program: String.raw`mysql[\w-]*|mariadb[\w-]*`,
     flag: lazily(() => passwordFlag("-p", true)),
@@ -424,9 +448,10 @@ const BUILT_IN: readonly Rule[] = [
   {
     category: "slack_token",
     hints: ["xox", "xapp-", "hooks.slack.com"],
-    // Configuration tokens are `xoxe.xoxp-…`; a webhook URL may come without its scheme or JSON-escaped.
+    // Configuration tokens are `xoxe.xoxp-…`; a browser session's are `xoxc-…` and its cookie `xoxd-…`,
+    // URL-encoded (`%2F`). A webhook URL may come without its scheme or JSON-escaped.
     regex: () =>
-      /\b(?:xox[abposre](?:\.xox[bp])?|xapp)-[A-Za-z0-9-]{8,}|\b(?:https?:\\?\/\\?\/)?hooks\.slack\.com\\?\/(?:services|workflows|triggers)\\?\/[A-Za-z0-9+/\\_-]{20,}/g,
+      /\b(?:xox[abposrecd](?:\.xox[bp])?|xapp)-[A-Za-z0-9%-]{8,}|\b(?:https?:\\?\/\\?\/)?hooks\.slack\.com\\?\/(?:services|workflows|triggers)\\?\/[A-Za-z0-9+/\\_-]{20,}/g,
   },
   {
     category: "stripe_key",
@@ -503,14 +528,23 @@ const BUILT_IN: readonly Rule[] = [
   { category: "huggingface_token", hints: ["hf_"], regex: () => /\bhf_[A-Za-z]{34}\b/g },
   {
     category: "bearer_token",
-    hints: ["Bearer", "Basic", "Token"],
-    regex: () => /\b(Bearer|Basic|Token)\s+([A-Za-z0-9._~+/=-]{8,})/g,
+    // Schemes are names in any case (RFC 9110 §11.1): `bearer …` and GitHub's `token …` are as common. A flag
+    // (`--token …`, `--auth-token …`) is not one; `Api-Token …` is.
+    hints: ["bearer", "basic", "token"],
+    anyCase: true,
+    regex: () => /\b(?<!--[\w-]{0,40})(Bearer|Basic|Token)\s+([A-Za-z0-9._~+/=-]{8,})/gi,
     // Words after the scheme are prose ("Basic internationalization.", "Basic Node-API", "Basic JavaScript"),
     // dashes ASCII art. A word's humps each start with a capital, so that it splits one way only.
-    replace: (match, scheme, token = "") =>
+    // `token` in another case is a word of code and commands too (`vault kv get -field=token secret/ci`): it is
+    // a scheme only right after an Authorization header's name.
+    replace: (match, scheme = "", token = "", offset, text) =>
       /^(?:[A-Za-z][a-z]*(?:[A-Z][a-z]*)*(?:-[A-Za-z][a-z]*(?:[A-Z][a-z]*)*)*[.,:;!?)]*|[^A-Za-z0-9]+)$/.test(
           token,
-        )
+        ) ||
+        /^token$/i.test(scheme) && scheme !== "Token" &&
+          !/authorization["']?[ \t]*:[ \t]*["']?$/i.test(
+            String(text).slice(Math.max(0, Number(offset) - 40), Number(offset)),
+          )
         ? match
         : `${scheme} ${tag("bearer_token")}`,
   },
@@ -523,6 +557,36 @@ const BUILT_IN: readonly Rule[] = [
       /\b((?:Proxy-)?Authorization[ \t]*:[ \t]*)(?!(?:Bearer|Basic|Token|Api-Token|Digest|Negotiate|NTLM|AWS4-HMAC-SHA256)\b)([A-Za-z0-9._~+/=@-]{8,})/gi,
     replace: (match, prefix, value = "") =>
       /^[a-z]+$/.test(value) ? match : `${prefix}${tag("bearer_token")}`,
+  },
+  {
+    category: "cookie",
+    hints: ["cookie:"],
+    anyCase: true,
+    // A `Cookie:` or `Set-Cookie:` header's value, to the line's or the quoted argument's end: its cookies
+    // are sessions, whatever their names. Prose about the header (`Cookie: header`) names no pair. The pair's
+    // name is bounded, so that each start looks a bounded way ahead for its `=`.
+    regex: () => /\b((?:Set-)?Cookie[ \t]*:[ \t]*)([^\s=;'"\\]{1,128}=[^\r\n'"\\]*)/gi,
+    // Each cookie's value goes and its name stays; a `Set-Cookie:` header's attributes (`Path=/`) follow its one
+    // cookie. A value an earlier rule replaced keeps its more telling tag.
+    replace: (_match, prefix = "", pairs = "") =>
+      prefix + pairs.split(";").map((pair, i) => {
+        const value = pair.slice(pair.indexOf("=") + 1).trim();
+        return (i > 0 && /^set-/i.test(prefix)) || !pair.includes("=") || value === "" ||
+            value.startsWith("[REDACTED:")
+          ? pair
+          : `${pair.slice(0, pair.indexOf("=") + 1)}${tag("cookie")}`;
+      }).join(";"),
+  },
+  {
+    category: "signed_url",
+    hints: ["sig=", "x-amz-signature=", "x-amz-security-token="],
+    anyCase: true,
+    // A pre-signed URL's signature (Azure SAS `sig=`, S3 `X-Amz-Signature=`) lets anyone holding it in; an S3
+    // one's session token is a credential of its own. The rest of the query says what it grants; a template
+    // (`sig=${signature}`) holds none.
+    regex: () =>
+      /((?:[?&]|\\u0026)(?:sig|X-Amz-Signature|X-Amz-Security-Token)=)([^&\s'"#\\$<{][^&\s'"#\\]*)/gi,
+    replace: (_match, prefix) => `${prefix}${tag("signed_url")}`,
   },
   {
     category: "connection_string",
