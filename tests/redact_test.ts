@@ -4,8 +4,14 @@
  */
 import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { backtrackingRisk } from "../lib/capture/backtracking.ts";
-import { builtInPatterns, createRedactor } from "../lib/capture/redact.ts";
+import { eventRecord } from "../lib/capture/record.ts";
+import { builtInPatterns, createRedactor, KEPT_REQUEST_CHARS, redactHead } from "../lib/capture/redact.ts";
 import { resolveConfig } from "../lib/config/resolve.ts";
+import { parseHookEvent } from "../lib/protocol/event.ts";
+import { decideRedirect, type RedirectState } from "../lib/redirect/decide.ts";
+import type { WebRequest } from "../lib/redirect/request.ts";
+import type { DenialRecord } from "../lib/state/store.ts";
+import { config, database } from "./helpers.ts";
 
 const { redact, isSecretFile } = createRedactor([], []);
 
@@ -1343,4 +1349,176 @@ Deno.test("no built-in pattern can backtrack for long, and 1 MB of text made to 
     const elapsed = performance.now() - started;
     ok(elapsed < 1000, `${what}: ${Math.round(elapsed)} ms`);
   }
+});
+
+/** The filter, noting the length of every text it is given: what its work grows with. */
+function counted() {
+  const reads: number[] = [];
+  return { reads, redact: (text: string) => (reads.push(text.length), redact(text)) };
+}
+
+/** A value of 200k closing brackets: before the window, the filter took minutes over it. */
+const BRACKETS_QUERY = `gitlab ci token=${")".repeat(200_000)}`;
+
+Deno.test("a long request is redacted through a window a little longer than what is kept", () => {
+  assertEquals(KEPT_REQUEST_CHARS, 2000);
+  const brackets = counted();
+  assertEquals(
+    redactHead(brackets.redact, BRACKETS_QUERY, 2000),
+    `gitlab ci token=${")".repeat(1984)}`,
+  );
+  assertEquals(brackets.reads, [2512]);
+
+  // A secret across the cut is read whole, so that the part kept holds none of it.
+  const across = counted();
+  assertEquals(
+    redactHead(across.redact, `${"x".repeat(1990)} ${GITHUB_CLASSIC} ${"y ".repeat(100_000)}`, 2000),
+    `${"x".repeat(1990)} [REDACTED`,
+  );
+  // It shortens the window below 2512, which doubles.
+  assertEquals(across.reads, [2512, 5024]);
+
+  // One across the window's end is not recognised there: what is kept stops well before it.
+  const windowEnd = counted();
+  assertEquals(
+    redactHead(windowEnd.redact, `${"a ".repeat(1240)}${GITHUB_CLASSIC} ${"y ".repeat(100_000)}`, 2000),
+    "a ".repeat(1000),
+  );
+  assertEquals(windowEnd.reads, [2512]);
+
+  // Redaction shortens a window of tokens: it doubles until what is left reaches past the part kept.
+  const tokens = counted();
+  assertEquals(
+    redactHead(tokens.redact, `${JWT} `.repeat(2000), 2000),
+    "[REDACTED:jwt] ".repeat(134).slice(0, 2000),
+  );
+  assertEquals(tokens.reads, [2512, 5024, 10048, 20096, 40192]);
+
+  // A private key block runs to the end of any window: the window stops growing, and nothing is kept.
+  const key = counted();
+  assertEquals(
+    redactHead(
+      key.redact,
+      `cat id_rsa\n-----BEGIN RSA PRIVATE KEY-----\n${"MIIEowIBAAKCAQEA\n".repeat(20_000)}`,
+      2000,
+    ),
+    "",
+  );
+  assertEquals(key.reads, [2512, 5024, 10048, 20096, 40192]);
+
+  // A short request is read once, whole.
+  const short = counted();
+  assertEquals(
+    redactHead(short.redact, `gitlab ci ${GITHUB_CLASSIC}`, 2000),
+    "gitlab ci [REDACTED:github_token]",
+  );
+  assertEquals(short.reads, [51]);
+});
+
+Deno.test("a denied request of 200k characters is filtered through the window, in the decision and the record", () => {
+  const gitlab = database({ name: "gitlab" });
+  const request: WebRequest = {
+    tool: "WebSearch",
+    query: BRACKETS_QUERY,
+    allowedDomains: [],
+    blockedDomains: [],
+  };
+  const records: DenialRecord[] = [];
+  const state: RedirectState = { retryOrRecord: (denial) => (records.push(denial), "recorded") };
+  const decided = counted();
+  const decision = decideRedirect(request, "s", config([gitlab]), { state }, 0, decided.redact);
+  assertEquals([decision.action, records.map((record) => record.request)], [
+    "deny",
+    [`gitlab ci token=${")".repeat(1984)}`],
+  ]);
+  assertEquals(decided.reads, [2512]);
+
+  const parsed = parseHookEvent(JSON.stringify({
+    session_id: "s",
+    cwd: "/home/u/project",
+    hook_event_name: "PreToolUse",
+    tool_name: "WebSearch",
+    tool_input: { query: BRACKETS_QUERY },
+  }));
+  if (!parsed.ok) throw new Error(parsed.problem);
+  const recorded = counted();
+  const event = eventRecord({
+    event: parsed.event,
+    config: config([gitlab]),
+    redactor: { redact: recorded.redact, isSecretFile: () => false },
+    env: () => undefined,
+    now: 0,
+    hookMs: 1,
+    redirect: { request, decision },
+  });
+  assertEquals(event.denied?.request, `gitlab ci token=${")".repeat(1984)}`);
+  // The record's summary of the observation reads a window of its own (capture/summary.ts's excerpt).
+  ok(Math.max(...recorded.reads) <= 2512, `the filter read ${recorded.reads.join(", ")} characters`);
+});
+
+Deno.test("schemes in any case, HTTPie and xh credentials, Slack session tokens, cookies, signed URLs, SSHPASS", () => {
+  checkAll([
+    [
+      "a lower-case bearer token in a curl header",
+      'curl -H "Authorization: bearer 8f3kd93jf83jd93kf83jd9x" https://api.example.com',
+      'curl -H "Authorization: bearer [REDACTED:bearer_token]" https://api.example.com',
+    ],
+    [
+      "a lower-case scheme in JSON",
+      '{"authorization":"bearer abcdFAKE1234efgh5678ijkl"}',
+      '{"authorization":"bearer [REDACTED:bearer_token]"}',
+    ],
+    [
+      "GitHub's lower-case token scheme",
+      "curl -H 'authorization: token FAKEgithubStyleTok3n0123456789' https://api.github.com/user",
+      "curl -H 'authorization: token [REDACTED:bearer_token]' https://api.github.com/user",
+    ],
+    [
+      "HTTPie -a and --auth, the user kept",
+      "http -a admin:Sup3rS3cret https://api.example.com/ && http --auth admin:Sup3rS3cret POST api.example.com",
+      "http -a admin:[REDACTED:secret] https://api.example.com/ && http --auth admin:[REDACTED:secret] POST api.example.com",
+    ],
+    [
+      "xh -a, xhs --auth=, quoted",
+      "xh -a admin:Sup3rS3cret api.example.com; xhs --auth='ci:FAKExhPass42' api.example.com",
+      "xh -a admin:[REDACTED:secret] api.example.com; xhs --auth='ci:[REDACTED:secret]' api.example.com",
+    ],
+    [
+      "an HTTPie bearer token, given alone",
+      "http -A bearer -a FAKEbearerTok3n0123456789abcdef pie.dev/bearer",
+      "http -A bearer -a [REDACTED:secret] pie.dev/bearer",
+    ],
+    [
+      "Slack browser session tokens",
+      "xoxc-1234567890123-1234567890123-FAKEexample0123 d=xoxd-FAKEexample%2Fabc0123%3D",
+      "[REDACTED:slack_token] d=[REDACTED:slack_token]",
+    ],
+    [
+      "Cookie and Set-Cookie headers: names and attributes stay",
+      'curl -H "Cookie: session=FAKEsess10n0123; theme=dark" https://app.example.com\n' +
+      "Set-Cookie: sid=FAKE31d4d96e407aad42; Path=/; Secure",
+      'curl -H "Cookie: session=[REDACTED:cookie]; theme=[REDACTED:cookie]" https://app.example.com\n' +
+      "Set-Cookie: sid=[REDACTED:cookie]; Path=/; Secure",
+    ],
+    [
+      "an Azure SAS and an S3 pre-signed URL keep what they grant",
+      "https://a.blob.core.windows.net/c/b.pdf?sv=2022-11-02&sp=r&sig=FAKEsas0123%2Babc%3D\n" +
+      "https://b.s3.amazonaws.com/k?X-Amz-Expires=3600&X-Amz-Signature=fe5f80f77d5fa3be&X-Amz-Security-Token=FAKEsess",
+      "https://a.blob.core.windows.net/c/b.pdf?sv=2022-11-02&sp=r&sig=[REDACTED:signed_url]\n" +
+      "https://b.s3.amazonaws.com/k?X-Amz-Expires=3600&X-Amz-Signature=[REDACTED:signed_url]&X-Amz-Security-Token=[REDACTED:signed_url]",
+    ],
+    [
+      "SSHPASS for sshpass -e",
+      "SSHPASS=FAKEsshPassw0rd sshpass -e ssh deploy@10.0.0.7 uptime",
+      "SSHPASS=[REDACTED:secret] sshpass -e ssh deploy@10.0.0.7 uptime",
+    ],
+  ]);
+  checkUnchanged("words and commands that hold none", [
+    "AUTH_TOKEN=$(vault kv get -field=token secret/ci) ./deploy.sh",
+    "http -a admin pie.dev/basic-auth/admin/x",
+    "curl https://example.com/a -a b:c",
+    "The server answers with a Set-Cookie: header.",
+    "const url = `${base}?sig=${signature}`;",
+    "Bearer tokens are sent as `Authorization: Bearer <token>`.",
+  ]);
 });

@@ -9,7 +9,7 @@ import type { RedirectDecision } from "../redirect/decide.ts";
 import { requestTarget, requestTool, type WebRequest } from "../redirect/request.ts";
 import type { EventRecord } from "../state/store.ts";
 import { decisionObservation, type Observation, observe } from "./observe.ts";
-import type { Redactor } from "./redact.ts";
+import { KEPT_REQUEST_CHARS, redactHead, type Redactor } from "./redact.ts";
 import { clipTo } from "../context/inject.ts";
 import { excerpt } from "./summary.ts";
 
@@ -95,7 +95,7 @@ export function eventRecord(input: RecordInput): EventRecord {
       ? {
         requestKey: decision.requestKey,
         tool: requestTool(request),
-        request: input.redactor.redact(requestTarget(request)),
+        request: redactHead(input.redactor.redact, requestTarget(request), KEPT_REQUEST_CHARS),
         databases: decision.matches.map((m) => ({ name: m.database.name, mcpTool: m.database.mcpToolName })),
       }
       : undefined,

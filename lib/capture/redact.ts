@@ -47,7 +47,7 @@ const keyWords = lazily(() => new RegExp(KEY_WORD, "gi"));
  * `auth` and `key` end names of other things too (`SERVER_AUTH`, `cacheKey`): there only a random value is one.
  */
 const SECRET_NAME_END = lazily(() =>
-  /(?:secret|token|passw(?:or)?d|passphrase|credentials?|api[_.-]?key|apikey|(?:access|private|encryption|signing|master)[_.-]?key|secret[_.-]?key(?:[_.-]?base)?)$/i
+  /(?:secret|sshpass|token|passw(?:or)?d|passphrase|credentials?|api[_.-]?key|apikey|(?:access|private|encryption|signing|master)[_.-]?key|secret[_.-]?key(?:[_.-]?base)?)$/i
 );
 const SECRET_LAST_WORD = lazily(() => /^(?:pass|pwd|creds)$/i);
 
@@ -155,14 +155,22 @@ const looksRandom = (value: string, minLength: number) =>
 const valueAfter = (match: string, prefix = "", value = "") =>
   harmless(value) ? match : `${prefix}${tag("secret")}`;
 
-/** A value's closing brackets that belong to the code around it (`{token: abc123}`), not to the value. */
+/**
+ * A value's closing brackets that belong to the code around it (`{token: abc123}`), not to the value: from the
+ * end, each closing bracket that has more of its kind than openings before it. The brackets are counted once,
+ * so that a value of many closing brackets costs no more than its length.
+ */
 function unbalancedTail(value: string): number {
+  const opened = [0, 0, 0];
+  const closed = [0, 0, 0];
+  for (const char of value) {
+    if ("([{".indexOf(char) >= 0) opened["([{".indexOf(char)]++;
+    if (")]}".indexOf(char) >= 0) closed[")]}".indexOf(char)]++;
+  }
   let cut = value.length;
-  while (cut > 0 && ")]}".includes(value[cut - 1])) {
-    const close = value[cut - 1];
-    const open = "([{"[")]}".indexOf(close)];
-    const body = value.slice(0, cut);
-    if (body.split(open).length >= body.split(close).length) break;
+  for (let kind = ")]}".indexOf(value[cut - 1]); kind >= 0; kind = ")]}".indexOf(value[cut - 1])) {
+    if (opened[kind] >= closed[kind]) break;
+    closed[kind]--;
     cut--;
   }
   return cut;
@@ -312,6 +320,30 @@ const COMMAND_CREDENTIALS: readonly CommandCredential[] = [
         : `${prefix}${user}${closing}${colon}${tag("secret")}`,
   },
   {
+    // HTTPie (`http`, `https`) and xh (`xh`, `xhs`): the program stands as a word of its own, not in a URL.
+    hints: ["http", "xh"].flatMap((
+      program,
+    ) => [`${program} `, `${program}s `, `${program}\t`, `${program}s\t`]),
+    program: String.raw`(?<![\w./:-])(?:https?|xhs?)(?=[ \t])`,
+    // `-a user:password` (`--auth`): the user stays. A value without a colon is a user alone (the password is
+    // asked for) or, when it looks generated, the token of `--auth-type bearer`. A placeholder (`<user>`) or a
+    // tag (`[REDACTED:secret]`) starts no value.
+    flag: lazily(() =>
+      new RegExp(
+        String
+          .raw`(\s(?:-a|--auth)${FLAG_SEPARATOR}["']?)([^\s:'"${"`"},;|&)\]}<[-][^\s:'"${"`"},;|&)\]}]*)?` +
+          String.raw`(?:(:)([^\s'"${"`"},;|&)\]}]*))?`,
+        "g",
+      )
+    ),
+    replace: (match, prefix, user = "", colon, password = "") =>
+      colon === undefined
+        ? looksGenerated(user) ? `${prefix}${tag("secret")}` : match
+        : password === "" || harmless(password)
+        ? match
+        : `${prefix}${user}:${tag("secret")}`,
+  },
+  {
     hints: ["mysql", "mariadb"],
     program: String.raw`mysql[\w-]*|mariadb[\w-]*`,
     flag: lazily(() => passwordFlag("-p", true)),
@@ -416,9 +448,10 @@ const BUILT_IN: readonly Rule[] = [
   {
     category: "slack_token",
     hints: ["xox", "xapp-", "hooks.slack.com"],
-    // Configuration tokens are `xoxe.xoxp-…`; a webhook URL may come without its scheme or JSON-escaped.
+    // Configuration tokens are `xoxe.xoxp-…`; a browser session's are `xoxc-…` and its cookie `xoxd-…`,
+    // URL-encoded (`%2F`). A webhook URL may come without its scheme or JSON-escaped.
     regex: () =>
-      /\b(?:xox[abposre](?:\.xox[bp])?|xapp)-[A-Za-z0-9-]{8,}|\b(?:https?:\\?\/\\?\/)?hooks\.slack\.com\\?\/(?:services|workflows|triggers)\\?\/[A-Za-z0-9+/\\_-]{20,}/g,
+      /\b(?:xox[abposrecd](?:\.xox[bp])?|xapp)-[A-Za-z0-9%-]{8,}|\b(?:https?:\\?\/\\?\/)?hooks\.slack\.com\\?\/(?:services|workflows|triggers)\\?\/[A-Za-z0-9+/\\_-]{20,}/g,
   },
   {
     category: "stripe_key",
@@ -435,7 +468,10 @@ const BUILT_IN: readonly Rule[] = [
     // A JSON object in base64url starts `ey` (`{"`, `{ "`) or `ew` (`{` and a line break); the payload is
     // one too, so `.ey` or `.ew` is in every token. An unsigned token ends in its dot, or at the payload.
     hints: [".ey", ".ew"],
-    regex: () => /\be[wy][A-Za-z0-9_-]{10,}={0,2}\.e[wy][A-Za-z0-9_-]{10,}={0,2}(?:\.[A-Za-z0-9_-]*={0,2})?/g,
+    // A token starts where no run of its characters does: a start after each `-` of one run (`-ey-ey-ey…`)
+    // would scan the rest of the run again, for a time that grows with the square of its length.
+    regex: () =>
+      /(?<![\w-])e[wy][A-Za-z0-9_-]{10,}={0,2}\.e[wy][A-Za-z0-9_-]{10,}={0,2}(?:\.[A-Za-z0-9_-]*={0,2})?/g,
   },
   {
     category: "azure_secret",
@@ -492,14 +528,23 @@ const BUILT_IN: readonly Rule[] = [
   { category: "huggingface_token", hints: ["hf_"], regex: () => /\bhf_[A-Za-z]{34}\b/g },
   {
     category: "bearer_token",
-    hints: ["Bearer", "Basic", "Token"],
-    regex: () => /\b(Bearer|Basic|Token)\s+([A-Za-z0-9._~+/=-]{8,})/g,
+    // Schemes are names in any case (RFC 9110 §11.1): `bearer …` and GitHub's `token …` are as common. A flag
+    // (`--token …`, `--auth-token …`) is not one; `Api-Token …` is.
+    hints: ["bearer", "basic", "token"],
+    anyCase: true,
+    regex: () => /\b(?<!--[\w-]{0,40})(Bearer|Basic|Token)\s+([A-Za-z0-9._~+/=-]{8,})/gi,
     // Words after the scheme are prose ("Basic internationalization.", "Basic Node-API", "Basic JavaScript"),
     // dashes ASCII art. A word's humps each start with a capital, so that it splits one way only.
-    replace: (match, scheme, token = "") =>
+    // `token` in another case is a word of code and commands too (`vault kv get -field=token secret/ci`): it is
+    // a scheme only right after an Authorization header's name.
+    replace: (match, scheme = "", token = "", offset, text) =>
       /^(?:[A-Za-z][a-z]*(?:[A-Z][a-z]*)*(?:-[A-Za-z][a-z]*(?:[A-Z][a-z]*)*)*[.,:;!?)]*|[^A-Za-z0-9]+)$/.test(
           token,
-        )
+        ) ||
+        /^token$/i.test(scheme) && scheme !== "Token" &&
+          !/authorization["']?[ \t]*:[ \t]*["']?$/i.test(
+            String(text).slice(Math.max(0, Number(offset) - 40), Number(offset)),
+          )
         ? match
         : `${scheme} ${tag("bearer_token")}`,
   },
@@ -512,6 +557,36 @@ const BUILT_IN: readonly Rule[] = [
       /\b((?:Proxy-)?Authorization[ \t]*:[ \t]*)(?!(?:Bearer|Basic|Token|Api-Token|Digest|Negotiate|NTLM|AWS4-HMAC-SHA256)\b)([A-Za-z0-9._~+/=@-]{8,})/gi,
     replace: (match, prefix, value = "") =>
       /^[a-z]+$/.test(value) ? match : `${prefix}${tag("bearer_token")}`,
+  },
+  {
+    category: "cookie",
+    hints: ["cookie:"],
+    anyCase: true,
+    // A `Cookie:` or `Set-Cookie:` header's value, to the line's or the quoted argument's end: its cookies
+    // are sessions, whatever their names. Prose about the header (`Cookie: header`) names no pair. The pair's
+    // name is bounded, so that each start looks a bounded way ahead for its `=`.
+    regex: () => /\b((?:Set-)?Cookie[ \t]*:[ \t]*)([^\s=;'"\\]{1,128}=[^\r\n'"\\]*)/gi,
+    // Each cookie's value goes and its name stays; a `Set-Cookie:` header's attributes (`Path=/`) follow its one
+    // cookie. A value an earlier rule replaced keeps its more telling tag.
+    replace: (_match, prefix = "", pairs = "") =>
+      prefix + pairs.split(";").map((pair, i) => {
+        const value = pair.slice(pair.indexOf("=") + 1).trim();
+        return (i > 0 && /^set-/i.test(prefix)) || !pair.includes("=") || value === "" ||
+            value.startsWith("[REDACTED:")
+          ? pair
+          : `${pair.slice(0, pair.indexOf("=") + 1)}${tag("cookie")}`;
+      }).join(";"),
+  },
+  {
+    category: "signed_url",
+    hints: ["sig=", "x-amz-signature=", "x-amz-security-token="],
+    anyCase: true,
+    // A pre-signed URL's signature (Azure SAS `sig=`, S3 `X-Amz-Signature=`) lets anyone holding it in; an S3
+    // one's session token is a credential of its own. The rest of the query says what it grants; a template
+    // (`sig=${signature}`) holds none.
+    regex: () =>
+      /((?:[?&]|\\u0026)(?:sig|X-Amz-Signature|X-Amz-Security-Token)=)([^&\s'"#\\$<{][^&\s'"#\\]*)/gi,
+    replace: (_match, prefix) => `${prefix}${tag("signed_url")}`,
   },
   {
     category: "connection_string",
@@ -673,6 +748,36 @@ export interface Redactor {
   redact(text: string): string;
   /** Whether a file's content must never be stored. */
   isSecretFile(path: string): boolean;
+}
+
+/** How much of a denied request the state keeps (the store clips it to as much, state/store.ts). */
+export const KEPT_REQUEST_CHARS = 2000;
+
+/**
+ * How far past the part kept the filter reads, so that a secret across the cut is caught whole: further than
+ * any built-in shape is long but a private key, whose block runs to the end of the text it is cut in.
+ */
+const READ_PAST = 512;
+
+/** At most this much of a request is filtered, however much of it redaction takes away. */
+const MAX_WINDOW = 16 * (KEPT_REQUEST_CHARS + READ_PAST);
+
+/**
+ * The first `keep` characters of `text` once redacted, for text of any length (a WebSearch query, a URL or a
+ * Bash command can be hundreds of kilobytes) at the cost of a bounded window: the filter's work grows with
+ * what it reads, and the hook decides inside the state's write transaction, which every other hook waits on.
+ * The window starts `READ_PAST` beyond what is kept; if redaction shortens it below that, it doubles, up to
+ * MAX_WINDOW. What is kept never reaches into the last `READ_PAST` characters of a cut window, where the
+ * start of a secret cut off (and so not recognised) may stand.
+ */
+export function redactHead(redact: (text: string) => string, text: string, keep: number): string {
+  for (let size = keep + READ_PAST;; size *= 2) {
+    if (size >= text.length) return redact(text).slice(0, keep);
+    const redacted = redact(text.slice(0, size));
+    if (redacted.length - READ_PAST >= keep || size * 2 > MAX_WINDOW) {
+      return redacted.slice(0, Math.max(0, Math.min(keep, redacted.length - READ_PAST)));
+    }
+  }
 }
 
 /** Tests a path against a glob: one with a slash is a path (matched at any depth), one without a base name. */

@@ -11,6 +11,7 @@ import { denyContext, denyReason, type GuidanceOptions } from "./guidance.ts";
 import { redirectsTool, requestIdentity, requestTarget, requestTool, type WebRequest } from "./request.ts";
 import type { DenialRecord } from "../state/store.ts";
 import { builtInIndex } from "../docs/built_in.ts";
+import { KEPT_REQUEST_CHARS, redactHead } from "../capture/redact.ts";
 
 /** The part of the state store the redirect needs (see StateStore); throws when the state is unavailable. */
 export interface RedirectState {
@@ -136,7 +137,7 @@ export function decideRedirect(
         sessionId,
         requestKey,
         tool: requestTool(request),
-        request: redact(requestTarget(request)),
+        request: redactHead(redact, requestTarget(request), KEPT_REQUEST_CHARS),
         databases: matches.map((m) => m.database.name),
         at: now,
         ...toolUseId === undefined ? {} : { toolUseId },
