@@ -759,22 +759,23 @@ export const KEPT_REQUEST_CHARS = 2000;
  */
 const READ_PAST = 512;
 
-/** At most this much of a request is filtered, however much of it redaction takes away. */
-const MAX_WINDOW = 16 * (KEPT_REQUEST_CHARS + READ_PAST);
+/** The window grows to this many times its first size at most, however much redaction takes away. */
+const MAX_GROWTH = 16;
 
 /**
  * The first `keep` characters of `text` once redacted, for text of any length (a WebSearch query, a URL or a
  * Bash command can be hundreds of kilobytes) at the cost of a bounded window: the filter's work grows with
  * what it reads, and the hook decides inside the state's write transaction, which every other hook waits on.
  * The window starts `READ_PAST` beyond what is kept; if redaction shortens it below that, it doubles, up to
- * MAX_WINDOW. What is kept never reaches into the last `READ_PAST` characters of a cut window, where the
+ * MAX_GROWTH times. What is kept never reaches into the last `READ_PAST` characters of a cut window, where the
  * start of a secret cut off (and so not recognised) may stand.
  */
 export function redactHead(redact: (text: string) => string, text: string, keep: number): string {
-  for (let size = keep + READ_PAST;; size *= 2) {
+  const first = keep + READ_PAST;
+  for (let size = first;; size *= 2) {
     if (size >= text.length) return redact(text).slice(0, keep);
     const redacted = redact(text.slice(0, size));
-    if (redacted.length - READ_PAST >= keep || size * 2 > MAX_WINDOW) {
+    if (redacted.length - READ_PAST >= keep || size * 2 > MAX_GROWTH * first) {
       return redacted.slice(0, Math.max(0, Math.min(keep, redacted.length - READ_PAST)));
     }
   }

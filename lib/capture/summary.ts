@@ -7,7 +7,7 @@ import { count } from "../cli/io.ts";
 import { isRecord, stringField } from "../protocol/event.ts";
 import type { HookEvent } from "../protocol/event.ts";
 import { type CommandKind, commandKind, commandsOf } from "./commands.ts";
-import { type Redactor, SECRET_FILE_TAG } from "./redact.ts";
+import { redactHead, type Redactor, SECRET_FILE_TAG } from "./redact.ts";
 
 export interface Summary {
   text: string;
@@ -15,24 +15,14 @@ export interface Summary {
   command?: { kind: CommandKind; exitCode?: number; output: string; interrupted: boolean };
 }
 
-/** How far past a clip the filter looks, so that a secret straddling the clip is still caught whole. */
-const LOOKAHEAD = 512;
-
 /**
- * Redacts, then clips to `limit` characters. A clip inside a word drops that partial word, so no fragment of
- * an unrecognised long token survives, and the clip never splits a surrogate pair.
+ * Redacts, then clips to `limit` characters, filtering a bounded window of the text however long it is
+ * (`redactHead`). A clip inside a word drops that partial word, so no fragment of an unrecognised long token
+ * survives, and the clip never splits a surrogate pair.
  */
 export function excerpt(text: string, limit: number, redactor: Redactor): string {
-  const source = text.trimStart();
-  // Redaction shortens the window, which would pull a secret cut off at the window's end (and so not
-  // recognised) into the part kept: the window grows until, redacted, it still reaches past the lookahead.
-  let size = limit + LOOKAHEAD;
-  let redacted = redactor.redact(source.slice(0, size));
-  while (size < source.length && redacted.length < limit + LOOKAHEAD) {
-    size *= 2;
-    redacted = redactor.redact(source.slice(0, size));
-  }
-  const clean = redacted.trimEnd();
+  // One character past the limit tells a text that goes on from one that ends there.
+  const clean = redactHead((part) => redactor.redact(part), text.trimStart(), limit + 1).trimEnd();
   if (clean.length <= limit) return clean;
   let cut = clean.slice(0, limit);
   const lastSpace = Math.max(cut.lastIndexOf(" "), cut.lastIndexOf("\n"));
