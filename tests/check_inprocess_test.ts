@@ -95,8 +95,8 @@ Deno.test("check in process: config problems on its stderr and exit 1; no query 
   match(empty.err.join("\n"), /^docsearch-hook check: give a search query \(or --url URL\)\nUsage: /);
 });
 
-Deno.test("check and the hook, in process, agree on a built-in index that is not built: both allow until it is", async () => {
-  await using m = await machine();
+/** A config file whose one database sends PostgreSQL searches to the built-in index `pg`; its path. */
+async function pgConfig(m: Machine): Promise<string> {
   const config = `${m.home}/config.json`;
   await Deno.writeTextFile(
     config,
@@ -109,6 +109,12 @@ Deno.test("check and the hook, in process, agree on a built-in index that is not
       }],
     }),
   );
+  return config;
+}
+
+Deno.test("check and the hook, in process, agree on a built-in index that is not built: both allow until it is", async () => {
+  await using m = await machine();
+  const config = await pgConfig(m);
   const search = {
     tool_input: { query: "postgresql vacuum settings", allowed_domains: [], blocked_domains: [] },
   };
@@ -194,18 +200,7 @@ Deno.test("the hook in process: a project's entry whose index names a file out o
 
 Deno.test("the hook in process: a damaged index answers nothing, and the state beside it is kept", async () => {
   await using m = await machine();
-  const config = `${m.home}/config.json`;
-  await Deno.writeTextFile(
-    config,
-    JSON.stringify({
-      databases: [{
-        name: "pg",
-        keywords: ["postgresql"],
-        mcp_tool_name: "mcp__docsearch__search",
-        tool_args: { index: "pg" },
-      }],
-    }),
-  );
+  const config = await pgConfig(m);
   await Deno.mkdir(`${m.home}/pg`);
   for (let i = 0; i < 40; i++) {
     await Deno.writeTextFile(

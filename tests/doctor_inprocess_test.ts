@@ -83,20 +83,23 @@ Deno.test("doctor in process sees the context's environment only: its kill switc
   assertEquals(problems(ctx), ["✗ MCP tool mcp__docs__search", "! kill switch"], ctx.out.join("\n"));
 });
 
+/** The built-in index pg's database, sent to docsearch-hook's own MCP server's tool. */
+const PG = {
+  name: "pg",
+  keywords: ["postgres"],
+  mcp_tool_name: "mcp__docsearch__search",
+  tool_args: { index: "pg", query: "{query}" },
+  description: "PostgreSQL documentation",
+};
+
 Deno.test("doctor in process with a built-in database whose index file is missing: a warning naming `index add`; a file there that is not an index ✗, and left as it was", async () => {
   await using m = await machine();
   // --mcp registers the built-in server, so its tool's MCP check is not what this is about.
   assertEquals(install({ values: { mcp: true } }, m.context()), 0);
-  const pg = {
-    name: "pg",
-    keywords: ["postgres"],
-    mcp_tool_name: "mcp__docsearch__search",
-    tool_args: { index: "pg", query: "{query}" },
-    description: "PostgreSQL documentation",
-  };
+
   await Deno.writeTextFile(
     userConfigOf(m),
-    JSON.stringify({ escape_hatch_ttl_seconds: 300, databases: [pg] }),
+    JSON.stringify({ escape_hatch_ttl_seconds: 300, databases: [PG] }),
   );
   const file = `${m.state}/indexes/pg.db`;
 
@@ -250,15 +253,6 @@ Deno.test("doctor in process: DOCSEARCH_HOOK_SELF as a bare name is the binary P
     "✗ binary: DOCSEARCH_HOOK_SELF names docsearch-hook, which is not on PATH",
   );
 });
-
-/** The built-in index pg's database, sent to docsearch-hook's own MCP server's tool. */
-const PG = {
-  name: "pg",
-  keywords: ["postgres"],
-  mcp_tool_name: "mcp__docsearch__search",
-  tool_args: { index: "pg", query: "{query}" },
-  description: "PostgreSQL documentation",
-};
 
 Deno.test("doctor in process: each agent's MCP tools are its own servers: Gemini CLI's docsearch server is not Claude Code's", async () => {
   await using m = await machine();
