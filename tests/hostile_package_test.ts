@@ -5,6 +5,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { readDocument } from "../lib/docs/sources.ts";
+import { readBytesCapped } from "../lib/files.ts";
 import { DocsIndex } from "../lib/docs/store.ts";
 import { memberGlob } from "../lib/project/cargo.ts";
 import { indexCrate } from "../lib/project/crate_docs.ts";
@@ -113,6 +114,25 @@ Deno.test("a documentation file whose stat says 0 bytes and whose reading never 
     read = "unreadable";
   }
   ok(read === "unreadable" || "skipped" in read, "a file past the limit was read");
+});
+
+Deno.test("readBytesCapped: a file whole up to the cap and none past it, whatever size its stat gives", async () => {
+  await withDir(async (dir) => {
+    for (const size of [0, 1, 1000, 4096, 100_000]) {
+      await Deno.writeFile(`${dir}/f`, new Uint8Array(size).fill(7));
+      for (const cap of [0, 999, 1000, 4096, 200_000]) {
+        assertEquals(
+          readBytesCapped(`${dir}/f`, cap)?.length,
+          size > cap ? undefined : size,
+          `${size}/${cap}`,
+        );
+      }
+    }
+  });
+  // /proc/self/status says 0 bytes and holds about a kilobyte and a half.
+  const status = readBytesCapped("/proc/self/status", 100_000)!;
+  ok(new TextDecoder().decode(status).startsWith("Name:"), `${status.length} bytes`);
+  assertEquals(readBytesCapped("/proc/self/status", 10), undefined);
 });
 
 Deno.test("a Cargo member glob: classes, negation, and a class never closed or out of order taken as text", () => {
