@@ -91,7 +91,8 @@ export function syntaxProblem(file: string, text: string, error: unknown): strin
   const original = messageOf(error);
   // V8's position where it gives one (our scan does not check escapes inside strings, `"\x"`); the scan's where
   // it gives none ("Unexpected token '}', … is not valid JSON").
-  const given = /position (\d+)/.exec(original)?.[1];
+  // Anchored to V8's own words: the piece of the file some messages quote may say "position 3" too.
+  const given = / JSON at position (\d+)/.exec(original)?.[1];
   const offset = given !== undefined ? Number(given) : syntaxErrorOffset(text);
   // The slip people make most, deleting a list's last item, in words: V8 names the bracket, not the comma.
   // V8 names the token after a bare word (`tru}`: "Unexpected token '}'"); the word is the slip.

@@ -867,6 +867,7 @@ Deno.test("secrets: commands that print no secret keep their output", () => {
     ["echo $HOME", "/home/u"],
     // The shell's own folders, though the filter takes a `PWD=` whose value is no path for a password.
     ["echo $PWD; cd .. && echo $OLDPWD", "/home/u/app\n/home/u/app"],
+    ["echo $SSH_AUTH_SOCK", "/tmp/ssh-XXXX/agent.42"],
     ["printenv PATH", "/usr/local/bin:/usr/bin"],
     ['echo "${NODE_ENV:-development}" $CI', "development true"],
     ["env | grep PATH", "PATH=/usr/bin"],

@@ -94,6 +94,14 @@ Deno.test("invalid JSON is reported with line and column, and the file contribut
     resolveConfig([{ path: "v.json", text: '{"a": "\\x" "b": 1}' }], true).problems,
     ["v.json: invalid JSON at line 1, column 9: Bad escaped character"],
   );
+  // The file's own words "position 1", which V8 quotes in its message, are not the position.
+  assertEquals(
+    resolveConfig([{ path: "u.json", text: '["position 1", tru]' }], true).problems,
+    [
+      "u.json: invalid JSON at line 1, column 16: unexpected tru: a value is true, false, null, a number, a " +
+      "string in double quotes, an object or a list",
+    ],
+  );
 });
 
 Deno.test("wrong shapes are reported, each with a fix hint", () => {

@@ -51,6 +51,11 @@ const DENIED: [string, string[]][] = [
   ["curl -sL docs.gitlab.com/ee/ci/runners/", ["http://docs.gitlab.com/ee/ci/runners/"]],
   ["wget -qO- docs.gitlab.com/ee/ci/yaml/", ["http://docs.gitlab.com/ee/ci/yaml/"]],
   ["curl -s --url docs.gitlab.com:443/ee/ci/", ["http://docs.gitlab.com:443/ee/ci/"]],
+  // A proxy's host is an option's value, not a page.
+  [
+    "curl -s --socks5-hostname proxy.corp.com:1080 https://docs.gitlab.com/ee/ci/",
+    ["https://docs.gitlab.com/ee/ci/"],
+  ],
   ['curl -sL "https://docs.gitlab.com/ee/ci/yaml/#rules" | head -200', [
     "https://docs.gitlab.com/ee/ci/yaml/#rules",
   ]],

@@ -97,8 +97,11 @@ const PROBE_VALUE = "q7Xv2Lm9Rt4Kp8Wz";
  */
 const MAX_JUDGED_NAMES = 100;
 
-/** Variables the shell itself keeps, always folders: `$PWD` is where the command runs, not a password. */
-const SHELL_FOLDERS = new Set(["PWD", "OLDPWD"]);
+/**
+ * Variables that hold a path, whatever their names say to the filter: the shell's own folders (`$PWD` is where
+ * the command runs, not a password) and the SSH agent's socket.
+ */
+const SHELL_FOLDERS = new Set(["PWD", "OLDPWD", "SSH_AUTH_SOCK"]);
 
 /**
  * Whether a variable of a name holds a secret, as the privacy filter judges a `NAME=value` assignment: the

@@ -282,7 +282,7 @@ const CURL: Options = {
     "--parallel-max --pinnedpubkey --preproxy --proto --proto-default --proto-redir --proxy --proxy-header",
     "--range --rate --referer --request --resolve --retry --retry-delay --retry-max-time --speed-limit",
     "--speed-time --stderr --tls-max --trace --trace-ascii --unix-socket --url --url-query --user-agent",
-    "--write-out",
+    "--write-out --socks4 --socks4a --socks5 --socks5-hostname --proxy1.0",
   ),
   stop: names(
     // A request body or an upload.
