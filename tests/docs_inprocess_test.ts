@@ -383,6 +383,11 @@ Deno.test("mcp in process: a last request the input ends without a line break is
   assertEquals(await main(["mcp"], ctx), 0);
   assertEquals(ctx.err, []);
   match(textOf(answers(ctx).get(2)), /no local documentation indexes yet/);
+  // White space after the last line break is no message, and no error either.
+  const trailing = m.context({}, lines(INITIALIZE, INITIALIZED, call(2, "list_indexes", {})) + " \t ");
+  assertEquals(await main(["mcp"], trailing), 0);
+  assertEquals(trailing.err, []);
+  match(textOf(answers(trailing).get(2)), /no local documentation indexes yet/);
 });
 
 Deno.test("mcp in process: indexes that cannot be listed (a file where their folder goes) do not stop the server; its tools say why", async () => {

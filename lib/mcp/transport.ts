@@ -70,7 +70,7 @@ export class LineTransport implements Transport {
         this.onmessage?.(message);
       }
     };
-    /** Whether the input so far ends inside a line. */
+    /** Whether the input so far ends inside a line that holds more than white space. */
     let open = false;
     try {
       for (;;) {
@@ -81,7 +81,11 @@ export class LineTransport implements Transport {
           dispatch();
           break;
         }
-        if (value.byteLength > 0) open = value[value.byteLength - 1] !== 0x0a;
+        const lastBreak = value.lastIndexOf(0x0a);
+        const tail = value.subarray(lastBreak + 1);
+        // A tab, a line feed, a carriage return or a space each: white space after the last message.
+        const blank = tail.every((byte) => byte === 0x20 || byte === 0x09 || byte === 0x0d);
+        open = lastBreak === -1 ? open || !blank : !blank;
         buffer.append(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
         dispatch();
       }

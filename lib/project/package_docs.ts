@@ -83,7 +83,10 @@ export function packageWriter(index: DocsIndex, folder?: string): PackageWriter 
   };
   return {
     file: (path) => {
-      if (folder === undefined || !isWithin(folder, path)) return;
+      if (folder === undefined) {
+        throw new Error("packageWriter: file() reads in the package's folder, and none was given");
+      }
+      if (!isWithin(folder, path)) return;
       try {
         const { size, mtime, isFile } = stat(path);
         if (isFile) put(path, readDocument(path, size), size, mtime);
