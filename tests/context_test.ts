@@ -1,6 +1,7 @@
 /** Context injection as pure functions: what the agent is told, when nothing is said, and the size limit. */
 import { deepStrictEqual as assertEquals, equal, match, ok } from "node:assert/strict";
-import { clipTo, promptContext, sessionStartContext } from "../lib/context/inject.ts";
+import { promptContext, sessionStartContext } from "../lib/context/inject.ts";
+import { clipTo } from "../lib/text.ts";
 import type { Config, ContextConfig } from "../lib/config/types.ts";
 import { contextOutput } from "../lib/protocol/output.ts";
 import { NO_SWITCHES, sessionView } from "../lib/switches/switches.ts";

@@ -10,7 +10,7 @@ import { requestTarget, requestTool, type WebRequest } from "../redirect/request
 import type { EventRecord } from "../state/store.ts";
 import { decisionObservation, type Observation, observe } from "./observe.ts";
 import { KEPT_REQUEST_CHARS, redactHead, type Redactor } from "./redact.ts";
-import { clipTo } from "../context/inject.ts";
+import { clipTo } from "../text.ts";
 import { excerpt } from "./summary.ts";
 
 const DAY_MS = 86_400_000;

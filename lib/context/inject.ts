@@ -7,18 +7,10 @@ import type { Database } from "../config/types.ts";
 import { containsKeyword, normalizeText } from "../match/keywords.ts";
 import { toolCall } from "../redirect/guidance.ts";
 import type { SessionView } from "../switches/switches.ts";
+import { clipTo } from "../text.ts";
 
 /** What the example call searches for; the agent puts its own question there. */
 const QUESTION = "<your question>";
-
-/** Cuts at a code point boundary, marking the cut, so the result is at most `max` UTF-16 units. */
-export function clipTo(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max - 1;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
-  return text.slice(0, end) + "…";
-}
 
 /** One database: what it holds, why it is listed, and the call to make. */
 function entry(database: Database, why: string): Entry {

@@ -7,6 +7,7 @@ import type { Database } from "../config/types.ts";
 import { isBuiltInTool } from "../docs/built_in.ts";
 import { urlPath } from "../match/domains.ts";
 import type { Match } from "../match/match.ts";
+import { clipTo } from "../text.ts";
 import { requestTool, requestUrls, type WebRequest } from "./request.ts";
 
 /** Long queries are cut in the guidance; the agent only needs enough to search with. */
@@ -23,12 +24,8 @@ export interface GuidanceOptions {
   deferredTools?: boolean;
 }
 
-/** A query of at most MAX_QUERY_CHARS, never ending in half a surrogate pair (an emoji cut, a lone "\ud83d"). */
-export function clip(text: string): string {
-  return text.length > MAX_QUERY_CHARS
-    ? text.slice(0, MAX_QUERY_CHARS).replace(/[\uD800-\uDBFF]$/, "") + "…"
-    : text;
-}
+/** A query of at most MAX_QUERY_CHARS and the mark of the cut, never half a surrogate pair (a lone "\ud83d"). */
+export const clip = (text: string): string => clipTo(text, MAX_QUERY_CHARS + 1);
 
 /**
  * What to search the local docs for: the search query, what the agent wanted from the page, or the words of
