@@ -750,7 +750,7 @@ export interface Redactor {
   isSecretFile(path: string): boolean;
 }
 
-/** How much of a denied request the state keeps (the store clips it to as much, state/store.ts). */
+/** How much of a denied request the state keeps (state/store.ts clips to it too). */
 export const KEPT_REQUEST_CHARS = 2000;
 
 /**

@@ -4,6 +4,8 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { Observation } from "../capture/observe.ts";
+// What the hook filters a request down to is what is kept here: the filter loads with the hook anyway.
+import { KEPT_REQUEST_CHARS } from "../capture/redact.ts";
 import type { OS } from "../paths.ts";
 import { parseSwitches, serializeSwitches, type SessionSwitches } from "../switches/switches.ts";
 import {
@@ -79,7 +81,6 @@ export interface PruneCounts {
   denials: number;
 }
 
-const MAX_REQUEST_CHARS = 2000;
 /** A hook prunes at most this many rows per table, so one SessionStart after months away stays quick. */
 export const HOOK_PRUNE_BATCH = 5000;
 
@@ -239,7 +240,7 @@ export class StateStore {
         session,
         denial.requestKey,
         denial.tool,
-        denial.request.slice(0, MAX_REQUEST_CHARS),
+        denial.request.slice(0, KEPT_REQUEST_CHARS),
         JSON.stringify(denial.databases),
         denial.at,
         id,
@@ -347,7 +348,7 @@ export class StateStore {
             at,
             requestKey,
             tool,
-            request.slice(0, MAX_REQUEST_CHARS),
+            request.slice(0, KEPT_REQUEST_CHARS),
             database.name,
             database.mcpTool,
           );
