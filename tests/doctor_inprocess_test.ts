@@ -230,6 +230,38 @@ Deno.test("doctor in process: a registered command written with ~, $HOME or ${HO
   );
 });
 
+Deno.test("doctor in process: a word added after hook that the hook does not take is ✗, since the hook then lets every event through", async () => {
+  await using m = await machine();
+  const bin = `${m.home}/.local/bin/docsearch-hook`;
+  await fakeBinary(bin);
+  const vars = { DOCSEARCH_HOOK_SELF: bin };
+  assertEquals(install({ values: {} }, m.context(vars)), 0);
+  const settings = `${m.home}/.claude/settings.json`;
+  const installed = await Deno.readTextFile(settings);
+  // An option the hook takes is fine.
+  await Deno.writeTextFile(settings, installed.replaceAll(`${bin} hook`, `${bin} hook --config ~/my.json`));
+  const fine = m.context(vars);
+  assertEquals(await doctor({ values: {} }, fine), 0, fine.out.join("\n"));
+  for (
+    const [added, what] of [
+      ["verbose", 'the word "verbose"'],
+      ["--verbose", "unknown option --verbose"],
+    ]
+  ) {
+    await Deno.writeTextFile(settings, installed.replaceAll(`${bin} hook`, `${bin} hook ${added}`));
+    const ctx = m.context(vars);
+    assertEquals(await doctor({ values: {} }, ctx), 1, ctx.out.join("\n"));
+    const check = line(ctx, "Claude Code, user scope");
+    ok(
+      check.startsWith(
+        `✗ Claude Code, user scope: the registered command gives the hook more than it takes (${what})`,
+      ),
+      check,
+    );
+    match(check, /: the hook refuses it and lets every event through \(/);
+  }
+});
+
 Deno.test("doctor in process: DOCSEARCH_HOOK_SELF as a bare name is the binary PATH finds, for the binary line and the registration", async () => {
   await using m = await machine();
   const bin = `${m.home}/tools/docsearch-hook`;

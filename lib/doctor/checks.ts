@@ -17,6 +17,9 @@ import {
   SettingsError,
 } from "../install/settings.ts";
 import { agentToolName, DIALECTS } from "../protocol/agents.ts";
+import { parseArgv } from "../cli/args.ts";
+import { hookCommand } from "../hook/command.ts";
+import { shellWords } from "../install/shell.ts";
 import {
   type Agent,
   BACKGROUND_HOOKS,
@@ -315,6 +318,19 @@ function fileCheck(
       `register this binary instead: ${again}`,
     );
   }
+  // What was added by hand after `hook` and the hook does not take: it fails open, every event let through.
+  const refused = commands.flatMap((command) =>
+    command.after === undefined ? [] : hookRefuses(command.after)
+  );
+  if (refused.length > 0) {
+    return fail(
+      name,
+      `the registered command gives the hook more than it takes (${
+        refused[0]
+      }): the hook refuses it and lets every event through${where}`,
+      `remove it from the command in ${file.path} (install keeps what was added after "hook")`,
+    );
+  }
   const registrations = registrationsFor(file.agent);
   const expected = [...new Set(registrations.map((registration) => registration.entry.event))];
   const perEvent = new Map<string, number>();
@@ -440,6 +456,16 @@ function pluginChecks(plugin: EnabledPlugin, reads: readonly Read[]): Check[] {
     ));
   }
   return checks;
+}
+
+/** What the hook refuses of the words after `hook` in a command (as the shell splits them); none when all is well. */
+function hookRefuses(after: string): string[] {
+  try {
+    const { positionals } = parseArgv(shellWords(after), hookCommand.options);
+    return positionals.slice(0, 1).map((word) => `the word "${word}"`);
+  } catch (error) {
+    return [messageOf(error)];
+  }
 }
 
 /**
