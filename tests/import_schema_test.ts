@@ -89,5 +89,5 @@ Deno.test("index import takes an index exported before crawls kept a failure's k
   match(ctx.out[0], /^Imported the index crafted from older\.dsi: 1 document, 1 chunk\.$/);
   const search = m.context();
   assertEquals(await main(["search", "crafted", "apple"], search), 0, search.err.join("\n"));
-  match(search.out.join("\n"), /^1\. Apple  \(crafted\)\n.*\/a\.md\n {3}\*\*apple\*\* pie/);
+  match(search.out.join("\n"), /^1\. Apple {2}\(crafted\)\n.*\/a\.md\n {3}\*\*apple\*\* pie/);
 });
