@@ -2,7 +2,8 @@
  * What makes the docs search rank pages rather than words: each page's one-line summary, one file per page,
  * one result per page, and several phrasings of a question fused into one ranking.
  */
-import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import assert, { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
 import { readHtml } from "../lib/docs/html.ts";
 import { fuseRankings, type Result, searchIndexes, searchPhrasings } from "../lib/docs/search.ts";
 import { chunkDocument, onePerPage } from "../lib/docs/sources.ts";
@@ -192,4 +193,57 @@ Deno.test("searchIndexes: one result per page; a passage another result already 
   );
   ok(fused.includes("/atexit.html") && fused.includes("/tarfile.html"), String(fused));
   assertEquals(searchPhrasings(ctx, ["py"], ["gzip file"], 10).map((r) => r.source), pages);
+});
+
+Deno.test("searchIndexes: an index whose passages cannot be searched is named and skipped, the others still answer; alone, it is the error", async () => {
+  await using m = await machine();
+  const ctx = m.context();
+  await Deno.mkdir(`${m.state}/indexes`, { recursive: true });
+  for (const name of ["good", "plain", "positionless"]) {
+    const index = DocsIndex.open(indexFile(ctx, name));
+    index.put(`${name}.md`, {
+      title: "Apple",
+      summary: "",
+      stamp: { size: 9, version: "1" },
+      digest: name,
+      chunks: [{ title: "Apple", trail: [], text: "apple pie" }],
+    });
+    index.close();
+  }
+  // Tables that open, and answer no search: what a crafted file could have left before imports checked them.
+  const broken = {
+    plain: "CREATE TABLE chunks (title, trail, summary, body, document, chunks)",
+    positionless:
+      "CREATE VIRTUAL TABLE chunks USING fts5(title, trail, summary, body, document UNINDEXED, detail=none)",
+  };
+  for (const [name, chunks] of Object.entries(broken)) {
+    const db = new DatabaseSync(indexFile(ctx, name));
+    db.exec(`DROP TABLE chunks; ${chunks};`);
+    db.exec(
+      "INSERT INTO chunks (title, trail, summary, body, document) VALUES ('Apple', '', '', 'apple pie', 1)",
+    );
+    db.close();
+  }
+  const told: string[][] = [];
+  const results = searchIndexes(ctx, ["good", "plain", "positionless"], "apple", 5, (problem, fix) => {
+    told.push([problem, fix]);
+  });
+  assertEquals(results.map((result) => [result.index, result.source, result.snippet]), [
+    ["good", "good.md", "**apple** pie"],
+  ]);
+  assertEquals(told, [
+    [
+      "the index plain cannot be searched: unable to use function MATCH in the requested context",
+      "docsearch-hook index remove plain, then index add it again",
+    ],
+    [
+      "the index positionless cannot be searched: fts5: column queries are not supported (detail=none)",
+      "docsearch-hook index remove positionless, then index add it again",
+    ],
+  ]);
+  assert.throws(() => searchIndexes(ctx, ["plain"], "apple", 5), {
+    name: "Problem",
+    message: "the index plain cannot be searched: unable to use function MATCH in the requested context",
+    hint: "docsearch-hook index remove plain, then index add it again",
+  });
 });

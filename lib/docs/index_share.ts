@@ -230,6 +230,12 @@ function checkStaged(
     if (code.length > 0) {
       throw refused(`the index in it holds code: ${code.map((row) => row.name).join(", ")}`);
     }
+    // An index exported before crawls kept a failure's kind lacks that column, as an installed one would.
+    index.upgrade();
+    const strange = unlikeFresh(index);
+    if (strange.length > 0) {
+      throw refused(`its tables are not the ones docsearch-hook writes (${strange.join(", ")})`);
+    }
     // quick_check reads SQLite's pages; FTS5's own check reads the full-text index inside them.
     index.db.exec("INSERT INTO chunks (chunks) VALUES ('integrity-check')");
     const [check] = index.db.prepare("PRAGMA quick_check(1)").all() as { quick_check: string }[];
@@ -246,4 +252,35 @@ function checkStaged(
   } finally {
     index.close();
   }
+}
+
+/**
+ * What an index's schema is, each table and index as its SQL, spacing aside: a generated column, a plain
+ * table for the passages or FTS5 options of another kind pass SQLite's checks, then exhaust or break search.
+ */
+function schemaOf(index: DocsIndex): Map<string, string> {
+  const rows = index.db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master").all() as {
+    type: string;
+    name: string;
+    tbl_name: string;
+    sql: string | null;
+  }[];
+  const spacing = (sql: string) => sql.replace(/\s+/g, " ").replace(/ ?([(),]) ?/g, "$1").trim();
+  return new Map(
+    rows.map((row) => [row.name, `${row.type} on ${row.tbl_name}: ${spacing(row.sql ?? "")}`]),
+  );
+}
+
+/** The names of the tables and indexes that are missing, extra or other than a fresh index's. */
+function unlikeFresh(index: DocsIndex): string[] {
+  const fresh = DocsIndex.open(":memory:");
+  let expected: Map<string, string>;
+  try {
+    expected = schemaOf(fresh);
+  } finally {
+    fresh.close();
+  }
+  const actual = schemaOf(index);
+  const names = new Set([...expected.keys(), ...actual.keys()]);
+  return [...names].filter((name) => expected.get(name) !== actual.get(name)).sort();
 }

@@ -51,7 +51,7 @@ function openIndexes(
   const open = new Map<string, DocsIndex>();
   for (const name of names) {
     let problem: string;
-    let fix = `docsearch-hook index remove ${name}, then index add it again`;
+    let fix = rebuild(name);
     try {
       const index = DocsIndex.open(indexFile(home, name));
       if (!index.isOutdated) {
@@ -65,12 +65,18 @@ function openIndexes(
     } catch (error) {
       problem = `the index ${name} cannot be read: ${messageOf(error)}`;
     }
-    // One broken index must not take the others' answers away; asked for alone, it is the answer.
-    if (names.length === 1) throw new Problem(problem, fix);
-    skipped(problem, fix);
+    reportBroken(names.length, problem, fix, skipped);
   }
   return open;
 }
+
+/** One broken index must not take the others' answers away; asked for alone, it is the answer. */
+function reportBroken(asked: number, problem: string, fix: string, skipped: SkippedIndex): void {
+  if (asked === 1) throw new Problem(problem, fix);
+  skipped(problem, fix);
+}
+
+const rebuild = (name: string) => `docsearch-hook index remove ${name}, then index add it again`;
 
 /**
  * The best `limit` pages for `query` in the named indexes, best first, each by its best passage: a list of
@@ -86,7 +92,7 @@ export function searchIndexes(
 ): Result[] {
   const indexes = openIndexes(home, names, skipped);
   try {
-    return rankIndexes(indexes, query, limit);
+    return rankIndexes(indexes, query, limit, { skipped });
   } finally {
     for (const index of indexes.values()) index.close();
   }
@@ -94,30 +100,31 @@ export function searchIndexes(
 
 /**
  * `searchIndexes` over indexes already open, by name: for a caller that holds an index open anyway (the
- * hook's answer in a denial). The indexes stay open.
+ * hook's answer in a denial). The indexes stay open. An index whose tables cannot be searched (not the ones
+ * docsearch-hook writes) is the error when it is the only one, else named to `skipped` and left out.
  */
 export function rankIndexes(
   indexes: ReadonlyMap<string, DocsIndex>,
   query: string,
   limit: number,
-  { snippets = true }: { snippets?: boolean } = {},
+  { snippets = true, skipped = () => {} }: { snippets?: boolean; skipped?: SkippedIndex } = {},
 ): Result[] {
   const ranked: Result[] = [];
   /** Per index, the expression its candidates were found with: the snippets mark what it matches. */
   const matches = new Map<string, string>();
   for (const [name, index] of indexes) {
-    const isWord = (word: string) => index.passagesWith(quoted(word)) > 0;
-    // A word no passage holds (the product's own name, a typo) cannot narrow anything: leave it out.
-    const known = termExpressions(query, isWord).filter((term) => index.passagesWith(term) > 0);
-    if (known.length === 0) continue;
-    const match = anyOf(known);
-    matches.set(name, match);
-    const holders = known.map((term) => index.holding(term));
-    const headed = known.map((term) => index.holding(`{title trail summary} : (${term})`));
-    for (const hit of index.search(match, CANDIDATES)) {
-      const coverage = holders.filter((set) => set.has(hit.passage)).length / known.length;
-      const headings = headed.filter((set) => set.has(hit.passage)).length / known.length;
-      ranked.push({ ...hit, index: name, score: hit.score * coverage * (1 + HEADINGS_BOOST * headings) });
+    try {
+      const found = candidates(index, name, query);
+      if (found === undefined) continue;
+      matches.set(name, found.match);
+      ranked.push(...found.hits);
+    } catch (error) {
+      reportBroken(
+        indexes.size,
+        `the index ${name} cannot be searched: ${messageOf(error)}`,
+        rebuild(name),
+        skipped,
+      );
     }
   }
   ranked.sort((a, b) => a.score - b.score);
@@ -145,6 +152,30 @@ export function rankIndexes(
     for (const result of own) result.snippet = snippets.get(result.passage) ?? "";
   }
   return results;
+}
+
+/**
+ * One index's best passages for `query`, scored for the fusion across indexes, and the FTS5 expression they
+ * were found with; undefined when the index holds none of the query's words.
+ */
+function candidates(
+  index: DocsIndex,
+  name: string,
+  query: string,
+): { match: string; hits: Result[] } | undefined {
+  const isWord = (word: string) => index.passagesWith(quoted(word)) > 0;
+  // A word no passage holds (the product's own name, a typo) cannot narrow anything: leave it out.
+  const known = termExpressions(query, isWord).filter((term) => index.passagesWith(term) > 0);
+  if (known.length === 0) return undefined;
+  const match = anyOf(known);
+  const holders = known.map((term) => index.holding(term));
+  const headed = known.map((term) => index.holding(`{title trail summary} : (${term})`));
+  const hits = index.search(match, CANDIDATES).map((hit) => {
+    const coverage = holders.filter((set) => set.has(hit.passage)).length / known.length;
+    const headings = headed.filter((set) => set.has(hit.passage)).length / known.length;
+    return { ...hit, index: name, score: hit.score * coverage * (1 + HEADINGS_BOOST * headings) };
+  });
+  return { match, hits };
 }
 
 /** Reciprocal rank fusion's constant: how much a top rank outweighs a lower one across lists. */
