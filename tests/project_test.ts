@@ -78,12 +78,24 @@ Deno.test("packageIndexName: one valid index name per package@version, long ones
     "pypi-typing-extensions-4.15.0",
   );
   assertEquals(
-    packageIndexName({ ecosystem: "npm", name: "x", version: "1.0.0+build!1" }),
-    "npm-x-1.0.0_build_1",
+    packageIndexName({ ecosystem: "go", name: "github.com/x/y", version: "v2.0.0+incompatible" }),
+    "go-github.com__x__y-v2.0.0_incompatible",
   );
   const long = packageIndexName({ ecosystem: "npm", name: `@scope/${"a".repeat(80)}`, version: "1.0.0" });
   ok(long.length <= 64 && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(long), long);
   ok(long !== packageIndexName({ ecosystem: "npm", name: `@scope/${"a".repeat(80)}`, version: "1.0.1" }));
+});
+
+Deno.test("packageIndexName: packages whose escaped names would meet get a hash of their id, and stay apart", () => {
+  const name = (ecosystem: "npm" | "go", name: string, version: string) =>
+    packageIndexName({ ecosystem, name, version });
+  assertEquals(name("npm", "@a/b__c", "1.0.0"), "npm-_a__b__c-1.0.0-08d50da6");
+  assertEquals(name("npm", "@a__b/c", "1.0.0"), "npm-_a__b__c-1.0.0-08f9259b");
+  assertEquals(name("go", "github.com/a__b/c", "v1.0.0"), "go-github.com__a__b__c-v1.0.0-1697775e");
+  assertEquals(name("go", "github.com/a/b__c", "v1.0.0"), "go-github.com__a__b__c-v1.0.0-1475de7c");
+  assertEquals(name("npm", "x", "1.0.0+a"), "npm-x-1.0.0_a");
+  assertEquals(name("npm", "x", "1.0.0_a"), "npm-x-1.0.0_a-1745e64d");
+  assertEquals(name("npm", "x", "1.0.0+build!1"), "npm-x-1.0.0_build_1-1f4f28b8");
 });
 
 Deno.test("npmDependencies: direct dependencies resolved to node_modules (pnpm's links followed), the rest named", async () => {
