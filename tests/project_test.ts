@@ -6,7 +6,7 @@ import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { packageIndexName } from "../lib/project/index_names.ts";
 import { withPackageEntries } from "../lib/docs/config_entry.ts";
 import { declarationsMarkdown } from "../lib/project/dts.ts";
-import { denoDependencies, denoDir } from "../lib/project/deno.ts";
+import { denoDependencies, denoDir, resolveImports } from "../lib/project/deno.ts";
 import { npmDependencies } from "../lib/project/npm.ts";
 import { installedDependencies } from "../lib/project/index_project.ts";
 import { changedLockfile, indexedFrom, recordLockfiles } from "../lib/project/stamp.ts";
@@ -238,6 +238,33 @@ Deno.test("installedDependencies: a project with npm and Go names both lockfiles
     const { dependencies } = installedDependencies(dir, (name) => name === "HOME" ? dir : undefined, "linux");
     assertEquals(dependencies?.lockfiles, [`${dir}/package-lock.json`, `${dir}/go.sum`]);
   });
+});
+
+Deno.test("resolveImports: the lockfile's keys are gone through once, not once per import", () => {
+  const lock: Record<string, unknown> = {
+    "npm:a@1": "1.0.0",
+    "npm:b@^2": "2.1.0",
+    "npm:@s/c@3": "3.0.0_a@1.0.0",
+  };
+  for (let i = 0; i < 50; i++) lock[`npm:other${i}@1`] = "1.0.0";
+  let passes = 0;
+  const specifiers = new Proxy(lock, {
+    ownKeys: (target) => {
+      passes++;
+      return Reflect.ownKeys(target);
+    },
+  });
+  const found = resolveImports(
+    ["npm:a@^1.0.0", "npm:b@^2", "npm:@s/c@^3.0.0", "npm:gone@1", "./local.ts"],
+    specifiers,
+    (name, resolved) =>
+      typeof resolved === "string"
+        ? { ecosystem: "npm", name, version: resolved.split("_")[0], dir: `/c/${name}` }
+        : undefined,
+  );
+  assertEquals(found.packages.map((p) => `${p.name}@${p.version}`), ["@s/c@3.0.0", "a@1.0.0", "b@2.1.0"]);
+  assertEquals(found.missing, ["gone"]);
+  assertEquals(passes, 1);
 });
 
 Deno.test("denoDependencies: deno.json's npm: imports at the versions deno.lock resolved, found in Deno's npm cache", async () => {
