@@ -2,6 +2,7 @@
  * The local files an index is built from: a folder walked for documentation files, or one file. What is not
  * documentation (binary files, files over the size limit) is skipped and said so, never indexed as garbage.
  */
+import { messageOf } from "../errors.ts";
 import { readBytesCapped } from "../files.ts";
 import { hash53 } from "../hash.ts";
 import { baseName, join, type OS } from "../paths.ts";
@@ -115,6 +116,21 @@ export function chunkDocument(
 ): Read {
   if (bytes.length > MAX_FILE_BYTES) return { skipped: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
   if (looksBinary(bytes)) return { skipped: "binary" };
+  try {
+    return readText(bytes, kind, name, contentType);
+  } catch (error) {
+    // A page the reader cannot take (nested thousands of elements deep overflows the parser's stack) is one
+    // page skipped, not a whole crawl or folder lost.
+    return { skipped: `could not be read: ${messageOf(error)}` };
+  }
+}
+
+function readText(
+  bytes: Uint8Array,
+  kind: "markdown" | "html" | "text",
+  name: string,
+  contentType: string | null | undefined,
+): Read {
   let chunks: Chunk[];
   let links: string[] = [];
   let summary: string;
