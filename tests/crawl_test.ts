@@ -1158,6 +1158,24 @@ Deno.test("crawl: a page declaring more than 10 MB is skipped without reading it
   });
 });
 
+Deno.test("crawl: a page the reader cannot take (nested too deep for the parser) is skipped, the rest indexed", async () => {
+  const site = fakeSite({
+    "/docs/": html("Home", `<p>homeword <a href="deep.html">Deep</a> <a href="after.html">After</a></p>`),
+    "/docs/deep.html": () =>
+      new Response("<div>".repeat(6000) + "deepword", { headers: { "content-type": "text/html" } }),
+    "/docs/after.html": html("After", "<p>afterword</p>"),
+  });
+  await withCrawl(site, async ({ run, find }) => {
+    const report = await run();
+    assertEquals(skippedOf(report), [[
+      `${ORIGIN}/docs/deep.html`,
+      "could not be read: Maximum call stack size exceeded",
+    ]]);
+    assertEquals(find("homeword"), [`${ORIGIN}/docs/`]);
+    assertEquals(find("afterword"), [`${ORIGIN}/docs/after.html`]);
+  });
+});
+
 Deno.test("crawl: a page streamed past 10 MB with no Content-Length is skipped, the rest not read", async () => {
   // BUG: readCapped (lib/docs/crawl_fetch.ts) calls response.body.cancel() inside its `for await` over the same
   // body, whose iterator holds the stream's lock: "TypeError: Cannot cancel a locked ReadableStream" escapes

@@ -78,6 +78,20 @@ Deno.test("index add, list, search and remove in process: the context's state an
   );
 });
 
+Deno.test("index add of a folder with a link out of it: the link is skipped and named, what it points at not indexed", async () => {
+  await using m = await machine();
+  const docs = await docsFolder(m);
+  await Deno.writeTextFile(`${m.home}/secret.md`, "# Secret\n\nsecretword\n");
+  await Deno.symlink(`${m.home}/secret.md`, `${docs}/notes.md`);
+  const ctx = m.context();
+  assertEquals(await main(["index", "add", "gitlab", "docs"], ctx), 0);
+  match(ctx.out.join("\n"), /^Indexed gitlab from .*: 2 documents, /);
+  assertEquals(ctx.err, [`docsearch-hook index: skipped ${docs}/notes.md (a link out of ${docs})`]);
+  const found = m.context();
+  assertEquals(await main(["search", "gitlab", "secretword"], found), 0);
+  assertEquals(found.out.join("\n").includes("notes.md"), false);
+});
+
 Deno.test("index add: says when the MCP server its entries send the agent to is not registered, and not once it is", async () => {
   await using m = await machine();
   await docsFolder(m);

@@ -9,7 +9,7 @@ import { readBytesCapped } from "../lib/files.ts";
 import { DocsIndex } from "../lib/docs/store.ts";
 import { memberGlob } from "../lib/project/cargo.ts";
 import { indexCrate } from "../lib/project/crate_docs.ts";
-import { indexPackage } from "../lib/project/package_docs.ts";
+import { indexPackage, packageWriter } from "../lib/project/package_docs.ts";
 import { indexDistribution } from "../lib/project/python_docs.ts";
 import { withDir } from "./helpers.ts";
 
@@ -52,6 +52,33 @@ Deno.test("an npm package's links out of its folder and to /proc are not read; i
     } finally {
       index.close();
     }
+  });
+});
+
+Deno.test("a fetched page nested too deep for the HTML reader is one page less, not the package's docs lost", async () => {
+  await withDir((dir) => {
+    const index = DocsIndex.open(`${dir}/tag.db`);
+    try {
+      const writer = packageWriter(index);
+      const bytes = (text: string) => new TextEncoder().encode(text);
+      writer.fetched(
+        "https://archive.test/deep.html",
+        bytes("<div>".repeat(6000) + "deep"),
+        "html",
+        "deep.html",
+      );
+      writer.fetched(
+        "https://archive.test/guide.md",
+        bytes("# Guide\n\nThe guide.\n"),
+        "markdown",
+        "guide.md",
+      );
+      assertEquals(writer.done(), { documents: 1, words: 2 });
+      assertEquals([...index.stamps().keys()], ["https://archive.test/guide.md"]);
+    } finally {
+      index.close();
+    }
+    return Promise.resolve();
   });
 });
 

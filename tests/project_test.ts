@@ -6,7 +6,7 @@ import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { packageIndexName } from "../lib/project/index_names.ts";
 import { withPackageEntries } from "../lib/docs/config_entry.ts";
 import { declarationsMarkdown } from "../lib/project/dts.ts";
-import { denoDependencies, denoDir } from "../lib/project/deno.ts";
+import { denoDependencies, denoDir, resolveImports } from "../lib/project/deno.ts";
 import { npmDependencies } from "../lib/project/npm.ts";
 import { installedDependencies } from "../lib/project/index_project.ts";
 import { changedLockfile, indexedFrom, recordLockfiles } from "../lib/project/stamp.ts";
@@ -78,12 +78,24 @@ Deno.test("packageIndexName: one valid index name per package@version, long ones
     "pypi-typing-extensions-4.15.0",
   );
   assertEquals(
-    packageIndexName({ ecosystem: "npm", name: "x", version: "1.0.0+build!1" }),
-    "npm-x-1.0.0_build_1",
+    packageIndexName({ ecosystem: "go", name: "github.com/x/y", version: "v2.0.0+incompatible" }),
+    "go-github.com__x__y-v2.0.0_incompatible",
   );
   const long = packageIndexName({ ecosystem: "npm", name: `@scope/${"a".repeat(80)}`, version: "1.0.0" });
   ok(long.length <= 64 && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(long), long);
   ok(long !== packageIndexName({ ecosystem: "npm", name: `@scope/${"a".repeat(80)}`, version: "1.0.1" }));
+});
+
+Deno.test("packageIndexName: packages whose escaped names would meet get a hash of their id, and stay apart", () => {
+  const name = (ecosystem: "npm" | "go", name: string, version: string) =>
+    packageIndexName({ ecosystem, name, version });
+  assertEquals(name("npm", "@a/b__c", "1.0.0"), "npm-_a__b__c-1.0.0-08d50da6");
+  assertEquals(name("npm", "@a__b/c", "1.0.0"), "npm-_a__b__c-1.0.0-08f9259b");
+  assertEquals(name("go", "github.com/a__b/c", "v1.0.0"), "go-github.com__a__b__c-v1.0.0-1697775e");
+  assertEquals(name("go", "github.com/a/b__c", "v1.0.0"), "go-github.com__a__b__c-v1.0.0-1475de7c");
+  assertEquals(name("npm", "x", "1.0.0+a"), "npm-x-1.0.0_a");
+  assertEquals(name("npm", "x", "1.0.0_a"), "npm-x-1.0.0_a-1745e64d");
+  assertEquals(name("npm", "x", "1.0.0+build!1"), "npm-x-1.0.0_build_1-1f4f28b8");
 });
 
 Deno.test("npmDependencies: direct dependencies resolved to node_modules (pnpm's links followed), the rest named", async () => {
@@ -226,6 +238,33 @@ Deno.test("installedDependencies: a project with npm and Go names both lockfiles
     const { dependencies } = installedDependencies(dir, (name) => name === "HOME" ? dir : undefined, "linux");
     assertEquals(dependencies?.lockfiles, [`${dir}/package-lock.json`, `${dir}/go.sum`]);
   });
+});
+
+Deno.test("resolveImports: the lockfile's keys are gone through once, not once per import", () => {
+  const lock: Record<string, unknown> = {
+    "npm:a@1": "1.0.0",
+    "npm:b@^2": "2.1.0",
+    "npm:@s/c@3": "3.0.0_a@1.0.0",
+  };
+  for (let i = 0; i < 50; i++) lock[`npm:other${i}@1`] = "1.0.0";
+  let passes = 0;
+  const specifiers = new Proxy(lock, {
+    ownKeys: (target) => {
+      passes++;
+      return Reflect.ownKeys(target);
+    },
+  });
+  const found = resolveImports(
+    ["npm:a@^1.0.0", "npm:b@^2", "npm:@s/c@^3.0.0", "npm:gone@1", "./local.ts"],
+    specifiers,
+    (name, resolved) =>
+      typeof resolved === "string"
+        ? { ecosystem: "npm", name, version: resolved.split("_")[0], dir: `/c/${name}` }
+        : undefined,
+  );
+  assertEquals(found.packages.map((p) => `${p.name}@${p.version}`), ["@s/c@3.0.0", "a@1.0.0", "b@2.1.0"]);
+  assertEquals(found.missing, ["gone"]);
+  assertEquals(passes, 1);
 });
 
 Deno.test("denoDependencies: deno.json's npm: imports at the versions deno.lock resolved, found in Deno's npm cache", async () => {

@@ -40,8 +40,9 @@ export function buildFromFiles(
   progress: (line: string) => void,
 ): FilesBuilt {
   let files;
+  let unwalked;
   try {
-    files = documentationFiles(root, home.os);
+    ({ files, skipped: unwalked } = documentationFiles(root, home.os));
   } catch (error) {
     throw new Problem(
       error instanceof Deno.errors.NotFound
@@ -110,7 +111,7 @@ export function buildFromFiles(
       unchanged: files.length - changed - duplicates - skipped.length,
       removed: gone.length,
       duplicates,
-      skipped,
+      skipped: [...unwalked, ...skipped],
     };
   } finally {
     index.close();

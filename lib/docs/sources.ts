@@ -2,7 +2,8 @@
  * The local files an index is built from: a folder walked for documentation files, or one file. What is not
  * documentation (binary files, files over the size limit) is skipped and said so, never indexed as garbage.
  */
-import { readBytesCapped } from "../files.ts";
+import { messageOf } from "../errors.ts";
+import { isWithin, readBytesCapped } from "../files.ts";
 import { hash53 } from "../hash.ts";
 import { baseName, join, type OS } from "../paths.ts";
 import { type Chunk, chunkMarkdown, chunkPlainText } from "./chunk.ts";
@@ -41,18 +42,42 @@ export function onePerPage<T extends { path: string }>(files: readonly T[]): T[]
   return files.filter((file) => chosen.has(file));
 }
 
-/** Every documentation file under `root` (or `root` itself), sorted, with its size and mtime. */
-export function documentationFiles(root: string, os: OS): { path: string; size: number; mtime: number }[] {
+/**
+ * The system's documentation folders: reading in one, links are followed into any of them. Debian's
+ * `/usr/share/doc/<pkg>` links to another package's (python3.11-doc's `html` is `../python3.11/html`) or to
+ * `/usr/share/gtk-doc/html/<pkg>`, and what the system's packages install there is not a repository's choosing.
+ */
+export const SYSTEM_DOC_FOLDERS: readonly string[] = ["/usr/share/doc", "/usr/share/gtk-doc"];
+
+export interface Walked {
+  /** The documentation files, sorted, with their size and mtime. */
+  files: { path: string; size: number; mtime: number }[];
+  /** What the walk left out, with why: "PATH (why)". */
+  skipped: string[];
+}
+
+/**
+ * Every documentation file under `root` (or `root` itself). Links are followed while what they point at lies
+ * in `root` (its links resolved): a link a checkout holds may point anywhere on the machine (`notes.md` at
+ * `/etc/passwd`, a folder at `/`), and what it points at would go into a searchable, exportable index. In one
+ * of `linkedFolders` (SYSTEM_DOC_FOLDERS) they are followed anywhere in those. A folder that cannot be read is skipped
+ * and named; `root` itself not read throws.
+ */
+export function documentationFiles(root: string, os: OS, linkedFolders = SYSTEM_DOC_FOLDERS): Walked {
   const stat = Deno.statSync(root);
   const stamp = (path: string, info: Deno.FileInfo) => ({
     path,
     size: info.size,
     mtime: info.mtime?.getTime() ?? 0,
   });
-  if (stat.isFile) return [stamp(root, stat)];
+  if (stat.isFile) return { files: [stamp(root, stat)], skipped: [] };
   const found: { path: string; size: number; mtime: number }[] = [];
-  // Symlinked files and folders are followed (Debian's /usr/share/doc is full of them); a folder reached
-  // twice, by a link loop or two links to it, is read once.
+  const skipped: string[] = [];
+  const shared = os !== "windows" && linkedFolders.some((folder) => isWithin(folder, root))
+    ? linkedFolders
+    : [];
+  const followed = (path: string) => isWithin(root, path) || shared.some((folder) => isWithin(folder, path));
+  // A folder reached twice, by a link loop or two links to it, is read once.
   const visited = new Set<string>();
   const walk = (dir: string) => {
     const real = Deno.realPathSync(dir);
@@ -70,15 +95,30 @@ export function documentationFiles(root: string, os: OS): { path: string; size: 
       }
       const isDirectory = info?.isDirectory ?? entry.isDirectory;
       const isFile = info?.isFile ?? entry.isFile;
-      if (isDirectory) {
-        if (!entry.name.startsWith(".") && !SKIPPED_DIRS.has(entry.name)) walk(path);
-      } else if (isFile && isDocumentation(entry.name)) {
-        found.push(stamp(path, info ?? Deno.statSync(path)));
+      const wanted = isDirectory
+        ? !entry.name.startsWith(".") && !SKIPPED_DIRS.has(entry.name)
+        : isFile && isDocumentation(entry.name);
+      if (!wanted) continue;
+      if (entry.isSymlink && !followed(path)) {
+        skipped.push(`${path} (a link out of ${root})`);
+      } else if (isDirectory) {
+        try {
+          walk(path);
+        } catch (error) {
+          skipped.push(`${path} (cannot be read: ${messageOf(error)})`);
+        }
+      } else {
+        try {
+          found.push(stamp(path, info ?? Deno.statSync(path)));
+        } catch (error) {
+          skipped.push(`${path} (cannot be read: ${messageOf(error)})`);
+        }
       }
     }
   };
   walk(root);
-  return onePerPage(found).sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  const byPath = (a: { path: string }, b: { path: string }) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+  return { files: onePerPage(found).sort(byPath), skipped: skipped.sort() };
 }
 
 /**
@@ -115,6 +155,21 @@ export function chunkDocument(
 ): Read {
   if (bytes.length > MAX_FILE_BYTES) return { skipped: `larger than ${MAX_FILE_BYTES / 1024 / 1024} MB` };
   if (looksBinary(bytes)) return { skipped: "binary" };
+  try {
+    return readText(bytes, kind, name, contentType);
+  } catch (error) {
+    // A page the reader cannot take (nested thousands of elements deep overflows the parser's stack) is one
+    // page skipped, not a whole crawl or folder lost.
+    return { skipped: `could not be read: ${messageOf(error)}` };
+  }
+}
+
+function readText(
+  bytes: Uint8Array,
+  kind: "markdown" | "html" | "text",
+  name: string,
+  contentType: string | null | undefined,
+): Read {
   let chunks: Chunk[];
   let links: string[] = [];
   let summary: string;

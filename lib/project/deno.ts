@@ -49,17 +49,47 @@ export function denoDependencies(project: string, env: Env, os: OS): ProjectDepe
   const imports = typeof config.imports === "object" && config.imports !== null
     ? Object.values(config.imports as Record<string, unknown>)
     : [];
+  const { packages, missing } = resolveImports(
+    imports,
+    specifiers,
+    (name, resolved) => installedCopy(name, resolved, cache, os),
+  );
+  return {
+    packages,
+    missing,
+    lockfiles: specifiers === undefined ? [] : [lockfile],
+  };
+}
+
+/**
+ * The packages of deno.json's import `values` as the lockfile's `specifiers` resolved them, `copy` finding the
+ * installed copy of a name at a resolution; the names of those not found. The lockfile's keys are gathered by
+ * name once: a lookup per import, not a pass over every key (a lockfile may hold tens of thousands).
+ */
+export function resolveImports(
+  values: readonly unknown[],
+  specifiers: Record<string, unknown> | undefined,
+  copy: (name: string, resolved: unknown) => InstalledPackage | undefined,
+): { packages: InstalledPackage[]; missing: string[] } {
+  const keysOf = new Map<string, string[]>();
+  for (const key of Object.keys(specifiers ?? {})) {
+    const name = NPM_IMPORT.exec(key)?.[1];
+    if (name === undefined || !key.startsWith(`npm:${name}@`)) continue;
+    const keys = keysOf.get(name);
+    if (keys === undefined) keysOf.set(name, [key]);
+    else keys.push(key);
+  }
   const packages = new Map<string, InstalledPackage>();
   const missing = new Set<string>();
-  for (const value of imports) {
+  for (const value of values) {
     const parsed = typeof value === "string" ? NPM_IMPORT.exec(value) : null;
     if (parsed === null || !PACKAGE_NAME.test(parsed[1])) continue;
     const name = parsed[1];
     // The lockfile keys a specifier as written, or normalised ("^12.0.0" kept as "12"): that one first, then
     // any of the name's.
     const exact = `npm:${name}${parsed[2] ? `@${parsed[2]}` : ""}`;
-    const keys = [exact, ...Object.keys(specifiers ?? {}).filter((key) => key.startsWith(`npm:${name}@`))];
-    const found = keys.map((key) => installedCopy(name, specifiers?.[key], cache, os)).find((pkg) => pkg);
+    const keys = [exact, ...keysOf.get(name) ?? []];
+    const found = keys.map((key) => copy(name, specifiers?.[key])).find((pkg) => pkg);
     if (found !== undefined) packages.set(name, found);
     else missing.add(name);
   }
@@ -67,6 +97,5 @@ export function denoDependencies(project: string, env: Env, os: OS): ProjectDepe
   return {
     packages: [...packages.values()].sort((a, b) => a.name < b.name ? -1 : 1),
     missing: [...missing].sort(),
-    lockfiles: specifiers === undefined ? [] : [lockfile],
   };
 }

@@ -119,7 +119,7 @@ export function indexPackage(pkg: InstalledPackage, index: DocsIndex, os: OS): P
   }
   for (const folder of ["docs", "doc"]) {
     try {
-      for (const file of documentationFiles(join(os, pkg.dir, folder), os)) read(file.path);
+      for (const file of documentationFiles(join(os, pkg.dir, folder), os).files) read(file.path);
     } catch {
       // No such folder.
     }

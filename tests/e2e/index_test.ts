@@ -152,22 +152,25 @@ Deno.test("each result's snippet is its own passage's text; a broken index is sk
   assertEquals((await cli(box, ["index", "add", "all", docs, "--no-config"])).code, 2);
 });
 
-Deno.test("index add follows symlinked files and folders, once each, and skips dangling links", async () => {
+Deno.test("index add follows symlinks within the folder, once each; a link out of it and a dangling one are skipped", async () => {
   await using box = await sandbox();
-  const real = `${box.home}/real`;
   const docs = `${box.home}/docs`;
+  // Linked to, not walked: a dot folder is left out of the walk.
+  const real = `${docs}/.generated`;
   await Deno.mkdir(`${real}/sub`, { recursive: true });
-  await Deno.mkdir(docs);
   await Deno.writeTextFile(`${real}/kiwi.md`, "# Kiwi\n\nkiwi text\n");
   await Deno.writeTextFile(`${real}/sub/mango.md`, "# Mango\n\nmango text\n");
   await Deno.writeTextFile(`${docs}/own.md`, "# Own\n\nown text\n");
+  await Deno.writeTextFile(`${box.home}/secret.md`, "# Secret\n\nsecret text\n");
   await Deno.symlink(`${real}/kiwi.md`, `${docs}/kiwi.md`);
   await Deno.symlink(`${real}/sub`, `${docs}/sub`);
   await Deno.symlink(docs, `${docs}/loop`);
   await Deno.symlink(`${box.home}/nowhere.md`, `${docs}/dangling.md`);
+  await Deno.symlink(`${box.home}/secret.md`, `${docs}/notes.md`);
   const added = await cli(box, ["index", "add", "links", docs, "--no-config"]);
   assertEquals(added.code, 0, added.stderr);
   match(added.stdout, /: 3 documents,/);
+  match(added.stderr, new RegExp(`skipped ${docs}/notes\\.md \\(a link out of ${docs}\\)`));
   const found = JSON.parse((await cli(box, ["search", "links", "mango", "--json"])).stdout);
   assertEquals(found[0].source, `${docs}/sub/mango.md`);
 });
