@@ -28,7 +28,7 @@ import { linksToFollow } from "../lib/docs/crawl_scope.ts";
 import { sitemapLocs } from "../lib/docs/crawl_site.ts";
 import { decodeHtml, readHtml } from "../lib/docs/html.ts";
 import { quoted } from "../lib/docs/query.ts";
-import { parseRobots } from "../lib/docs/robots.ts";
+import { parseRobots, pathPattern } from "../lib/docs/robots.ts";
 import { chunkDocument, MAX_FILE_BYTES } from "../lib/docs/sources.ts";
 import {
   MAX_LLMS_FULL_BYTES,
@@ -151,6 +151,14 @@ Deno.test("readHtml: headings become # lines, pre becomes fenced code with its i
       "break",
     ].join("\n"),
   );
+});
+
+Deno.test("readHtml: a pre loses its leading newlines and trailing space; 2 MB of spaces in one is linear", () => {
+  assertEquals(readHtml("<pre>\n\n  indented\n  code \n\t</pre>").text, "```\n  indented\n  code\n```");
+  // As .replace(/^\n+|\s+$/g, "") this took minutes (1.1 s at 40,000 spaces, quadratic); a test run of the old
+  // code hangs here, which counts as failing. No duration is asserted.
+  const spaces = " ".repeat(2_000_000);
+  assertEquals(readHtml(`<pre>x${spaces}y${spaces}</pre>`).text, `\`\`\`\nx${spaces}y\n\`\`\``);
 });
 
 Deno.test("readHtml: a code line starting with a fence cannot close the block early", () => {
@@ -355,6 +363,44 @@ Deno.test("parseRobots: * matches any run of characters, a final $ anchors, othe
   assertEquals(robots.allowed("/aXb?c=(1)"), true);
   // Rules match from the start of the path.
   assertEquals(parseRobots("User-agent: *\nDisallow: /secret\n").allowed("/docs/secret"), true);
+});
+
+Deno.test("pathPattern: runs of *, pieces that must come in order, and $ after a * at the end", () => {
+  const cases: [string, string, boolean][] = [
+    ["/a**b", "/axxb", true],
+    ["/a*b*c", "/acb", false],
+    ["/a*b*c", "/abxc", true],
+    ["/a*b*c", "/abcbc", true],
+    ["/a*bb*b$", "/abb", false],
+    ["/a*bb*b$", "/abbb", true],
+    ["/a*bb*b$", "/abbxb", true],
+    ["/a*b$", "/ab", true],
+    ["/a*b$", "/abab", true],
+    ["/a*b$", "/aba", false],
+    ["/a*ab$", "/ab", false],
+    ["/a*b*$", "/abc", true],
+    ["/a*$", "/a", true],
+    ["*.gif$", ".gif", true],
+    ["*", "", true],
+    ["$", "", true],
+    ["$", "/", false],
+    ["/a$b", "/a$bc", true],
+    ["/a$b", "/ab", false],
+    ["/caf\u00e9", "/caf%C3%A9/x", true],
+  ];
+  for (const [rule, path, expected] of cases) {
+    assertEquals(pathPattern(rule).test(path), expected, `${rule} ${path}`);
+  }
+});
+
+Deno.test("parseRobots: a rule of many *s against a long path answers, in linear time", () => {
+  // As a regular expression (^/.*a.*a…x), this rule took minutes on a path of 60 "a"s, exponential in the
+  // number of *s; a test run of the old code hangs here, which counts as failing. No duration is asserted.
+  const robots = parseRobots(`User-agent: *\nDisallow: /${"*a".repeat(12)}*x\n`);
+  assertEquals(robots.allowed(`/${"a".repeat(100_000)}`), true);
+  assertEquals(robots.allowed(`/${"a".repeat(100_000)}x`), false);
+  assertEquals(robots.allowed(`/${"a".repeat(11)}x`), true);
+  assertEquals(robots.allowed(`/${"ba".repeat(12)}x`), false);
 });
 
 Deno.test("parseRobots: our agent's group (case-insensitive) wins over *, and our groups are combined", () => {

@@ -207,6 +207,41 @@ package p
   match(markdown, /\n## Retrieving the cause of an error\n\nCause returns it\./);
 });
 
+Deno.test("Go: embedded fields named by their type, exported ones listed; a 2 MB name is read in linear time", () => {
+  const struct = (fields: string) =>
+    go(`// Package p does things.\npackage p\n\n// T holds.\ntype T struct {\n${fields}}\n`);
+  const markdown = struct(
+    "\tio.Reader\n\t*Node\n\tList[int]\n\tpkg.Map[a.K, V]\n\t*node\n\tsync.Mutex\n\tplain\n",
+  );
+  assertEquals(
+    markdown.split("\n").filter((line) => line.startsWith("- ")),
+    ["- `io.Reader`", "- `*Node`", "- `List[int]`", "- `pkg.Map[a.K, V]`", "- `sync.Mutex`"],
+  );
+  // As ([\p{L}_][\p{L}\p{N}_]*)(\[.*\])?$ tried at every letter, this field took minutes (1.9 s at 40,000
+  // letters, quadratic); a test run of the old code hangs here, which counts as failing. No duration is asserted.
+  const long = "A".repeat(2_000_000);
+  assertEquals(struct(`\t${long} "tag"\n\t*Node\n`).split("\n").filter((line) => line.startsWith("- ")), [
+    "- `*Node`",
+  ]);
+  // Listed (its line is cut short, so only its start is compared).
+  const listed = struct(`\tpkg.${long}\n`).split("\n").filter((line) => line.startsWith("- "));
+  assertEquals(listed.map((line) => line.slice(0, 12)), ["- `pkg.AAAAA"]);
+});
+
+Deno.test("Rust: a fence's words decide whether it is Rust; a backtick after it makes it no fence, in linear time", () => {
+  assertEquals(
+    cleanRustDoc(["```ignore, no_run", "# hidden", "shown", "```"], 2),
+    "```ignore, no_run\nshown\n```",
+  );
+  assertEquals(cleanRustDoc(["~~~ toml", "# kept", "~~~"], 2), "~~~ toml\n# kept\n~~~");
+  // A backtick after the marker: not a fence, so "# x" is no hidden example line.
+  assertEquals(cleanRustDoc(["``` a`", "# x"], 2), "``` a`\n# x");
+  // As ^\s*(```+|~~~+)\s*([^`]*)$ this line took minutes (1 s at 40,000 spaces, quadratic); a test run of the
+  // old code hangs here, which counts as failing. No duration is asserted.
+  const spaces = " ".repeat(2_000_000);
+  ok(cleanRustDoc([`\`\`\`${spaces}x\``, "# x"], 2) === `\`\`\`${spaces}x\`\n# x`);
+});
+
 Deno.test("Rust: string literals as rustc reads them, raw strings as written", () => {
   assertEquals(rustString('"a \\"b\\"\\n\\u{1F600}\\\n    c"'), 'a "b"\n😀c');
   assertEquals(rustString('r#"raw "doc" \\n"#'), 'raw "doc" \\n');

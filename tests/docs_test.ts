@@ -1,7 +1,7 @@
 /** The local docs index as pure parts: chunking by headings, query building, and the FTS5 store. */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { CHUNK_CHARS, chunkMarkdown, chunkPlainText } from "../lib/docs/chunk.ts";
+import { atxHeading, CHUNK_CHARS, chunkMarkdown, chunkPlainText } from "../lib/docs/chunk.ts";
 import { anyOf, quoted, termExpressions, terms } from "../lib/docs/query.ts";
 import { DocsIndex, type DocumentStamp, REPEATED_SUMMARY, type StoredDocument } from "../lib/docs/store.ts";
 import type { Chunk } from "../lib/docs/chunk.ts";
@@ -45,6 +45,33 @@ Deno.test("chunkMarkdown: sections with their heading trail; headings in code fe
     ["Runners", ["Configure", "Executors"], "Docker and shell executors."],
   ]);
   ok(chunks[1].text.includes("# not a heading: a comment in code"));
+});
+
+Deno.test("atxHeading: level and text, closing #s and spaces dropped; no text or 7 #s is no heading", () => {
+  const cases: [string, { level: number; text: string } | null][] = [
+    ["# Title", { level: 1, text: "Title" }],
+    ["###\tTabbed  ##  ", { level: 3, text: "Tabbed" }],
+    ["## C# and F#", { level: 2, text: "C# and F" }],
+    ["## a ## b ##", { level: 2, text: "a ## b" }],
+    ["###### Six", { level: 6, text: "Six" }],
+    ["####### Seven", null],
+    ["#NoSpace", null],
+    ["# ", null],
+    ["#  ", { level: 1, text: "" }],
+    ["# ##", { level: 1, text: "#" }],
+    [" # Indented", null],
+    ["# a\rb", null],
+  ];
+  for (const [line, expected] of cases) assertEquals(atxHeading(line), expected, JSON.stringify(line));
+});
+
+Deno.test("chunkMarkdown: a heading line of 2 MB is read in linear time", () => {
+  // As /^(#{1,6})[ \t]+(.+?)[ \t#]*$/ this line took minutes (1.7 s at 40,000 spaces, quadratic); a test run of
+  // the old code hangs here, which counts as failing. No duration is asserted.
+  const spaces = " ".repeat(2_000_000);
+  assertEquals(chunkMarkdown(`# a${spaces}b ##${spaces}\nText.`, "x.md"), [
+    { title: `a${spaces}b`, trail: [], text: "Text." },
+  ]);
 });
 
 Deno.test("chunkMarkdown: no H1 means the file name is the title; long sections are cut near CHUNK_CHARS", () => {

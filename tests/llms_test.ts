@@ -88,6 +88,47 @@ Deno.test("parseLlmsTxt: each list item's first link, resolved and without fragm
   assertEquals(parseLlmsTxt("# Nothing listed\n\n> Just a summary.\n", FILE), []);
 });
 
+Deno.test("parseLlmsTxt: links with titles, <destinations>, brackets in their text; images passed over", () => {
+  const base = new URL("https://docs.test/llms.txt");
+  const text = [
+    "- ![logo](/logo.png) [Images first](/a.md)",
+    '- [Titled](/b.md "The title") and [later](/x.md)',
+    "- [Spaced]( <c d.md> 'title' )",
+    "- [With [brackets] inside](/e.md)",
+    "- [![badge](/badge.svg)](/f.md)",
+    "- [Not closed](/g.md",
+    "- [Unbalanced [ text](/h.md)",
+    "- [Odd <](<i.md)",
+  ].join("\n");
+  assertEquals(parseLlmsTxt(text, base).map(({ url, title }) => [url.pathname, title]), [
+    ["/a.md", "Images first"],
+    ["/b.md", "Titled"],
+    ["/c%20d.md", "Spaced"],
+    ["/e.md", "With [brackets] inside"],
+    ["/f.md", "![badge](/badge.svg)"],
+    // The first [ opens no link (its bracket runs to the link's ]); the second does.
+    ["/h.md", "text"],
+    ["/%3Ci.md", "Odd <"],
+  ]);
+});
+
+Deno.test("parseLlmsTxt: lines of 2 MB of [, [](, or spaces in a link are read in linear time", () => {
+  // As one regular expression with matchAll, each [ scanned on to the line's end: 1.2 s for 40,000 [s and
+  // minutes for a line of [](s (quadratic); a test run of the old code hangs here, which counts as failing.
+  // No duration is asserted.
+  const base = new URL("https://docs.test/llms.txt");
+  assertEquals(parseLlmsTxt(`- ${"[".repeat(2_000_000)}`, base), []);
+  assertEquals(parseLlmsTxt(`- ${"[](".repeat(700_000)}`, base), []);
+  assertEquals(parseLlmsTxt(`- ${"[a](<b".repeat(400_000)}`, base), []);
+  const spaces = " ".repeat(2_000_000);
+  assertEquals(
+    parseLlmsTxt(`- [a](/b.md "t${spaces}\n- [c](${spaces}/d.md${spaces})`, base).map(({ url }) =>
+      url.pathname
+    ),
+    ["/d.md"],
+  );
+});
+
 Deno.test("splitLlmsFull: pages under H1s with a Source line (Mintlify), code headings ignored", () => {
   const text = [
     "# Quickstart",

@@ -25,6 +25,17 @@ Deno.test("frontMatter: plain key: value lines, quotes taken off; lists, maps an
   assertEquals(frontMatter("---\ntitle: x\n").fields, {}, "an unclosed block is text");
 });
 
+Deno.test("frontMatter: values trimmed of spaces and tabs; a value of 2 MB is read in linear time", () => {
+  assertEquals(
+    frontMatter('---\ntitle:\t  Spaced \t\nquoted:  "q"  \nempty:  \nnone:\nkey:value\n---\n').fields,
+    { title: "Spaced", quoted: "q" },
+  );
+  // As /^([A-Za-z_][\w-]*):[ \t]+(.+?)[ \t]*$/ this line took minutes (1.4 s at 40,000 spaces, quadratic); a test
+  // run of the old code hangs here, which counts as failing. No duration is asserted.
+  const spaces = " ".repeat(2_000_000);
+  assertEquals(frontMatter(`---\ntitle: b${spaces}c${spaces}\n---\n`).fields, { title: `b${spaces}c` });
+});
+
 Deno.test("firstSentence: the first prose paragraph's first sentence, past headings, code, lists and label lines", () => {
   const text = [
     "# hashlib — Secure hashes",

@@ -14,8 +14,26 @@ export interface Chunk {
 /** Long sections are cut at paragraph breaks into pieces of about this many characters. */
 export const CHUNK_CHARS = 1500;
 
-/** An ATX heading: its #s and its text. */
-export const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
+/** An ATX heading's opening: its #s and a space or tab. */
+const HEADING_OPEN = /^(#{1,6})[ \t]/;
+
+/**
+ * An ATX heading's level and text, its closing #s and spaces dropped; null when the line is no heading.
+ * Written as a loop, not one regular expression: `(.+?)[ \t#]*$` tried every end for the text and scanned
+ * the spaces after each, quadratic on one long line (45 s for a 200 KB README line).
+ */
+export function atxHeading(line: string): { level: number; text: string } | null {
+  const open = HEADING_OPEN.exec(line);
+  // Text after the opening space, and no line terminator: what `[ \t]+(.+)$` required.
+  if (open === null || line.length < open[0].length + 1 || /[\n\r\u2028\u2029]/.test(line)) return null;
+  let start = open[0].length;
+  while (start < line.length && (line[start] === " " || line[start] === "\t")) start++;
+  let end = line.length;
+  while (end > start && (line[end - 1] === " " || line[end - 1] === "\t" || line[end - 1] === "#")) end--;
+  // A heading of #s only ("# ##") has its first one as its text.
+  if (end === start && start < line.length) end = start + 1;
+  return { level: open[1].length, text: line.slice(start, end).trim() };
+}
 /** A line that opens or closes a fenced code block. */
 export const FENCE = /^[ \t]*(```|~~~)/;
 
@@ -51,13 +69,12 @@ export function chunkMarkdown(text: string, fileName: string): Chunk[] {
   let fenced = false;
   for (const line of text.replace(/\r\n?/g, "\n").split("\n")) {
     if (FENCE.test(line)) fenced = !fenced;
-    const heading = fenced ? null : HEADING.exec(line);
+    const heading = fenced ? null : atxHeading(line);
     if (heading === null) {
       sections[sections.length - 1].lines.push(line);
       continue;
     }
-    const level = heading[1].length;
-    const name = heading[2].trim();
+    const { level, text: name } = heading;
     if (level === 1 && title === undefined) {
       title = name;
       stack.length = 0;

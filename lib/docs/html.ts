@@ -185,7 +185,8 @@ export function readHtml(html: string): HtmlPage {
       return;
     }
     if (name === "pre") {
-      const code = DomUtils.textContent(node).replace(/^\n+|\s+$/g, "");
+      // Not /^\n+|\s+$/g: that tried \s+$ at every space of a long run inside the code, quadratic.
+      const code = DomUtils.textContent(node).replace(/^\n+/, "").trimEnd();
       if (code !== "") out.push(`\n\n\`\`\`\n${code.replace(/^(```|~~~)/gm, " $1")}\n\`\`\`\n\n`);
       return;
     }

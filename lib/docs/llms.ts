@@ -5,7 +5,7 @@
  * the docs themselves as one Markdown file. Either lives at the site's root or in a folder of it. Pure: where
  * to look, and what the files say.
  */
-import { FENCE, HEADING } from "./chunk.ts";
+import { atxHeading, FENCE } from "./chunk.ts";
 import { pageName } from "./crawl_page.ts";
 import { pageUrl, scopeFolder } from "./crawl_scope.ts";
 import { frontMatter } from "./summary.ts";
@@ -43,11 +43,75 @@ export interface ListedPage {
 }
 
 const LIST_ITEM = /^[ \t]*(?:[-*+]|\d+[.)])[ \t]+/;
+/** A Markdown link of a line: an image when `!` comes before it. */
+interface Link {
+  image: boolean;
+  text: string;
+  destination: string;
+}
+
 /**
- * A Markdown link: `!` when it is an image, its text (one level of brackets allowed), its destination in <…>
- * (where spaces may be) or bare, then maybe a title.
+ * The Markdown links of a line, left to right, as `(!?)\[((?:[^[\]]|\[[^\]]*\])*)\]\(\s*(?:<([^<>]*)>|([^\s)]+))
+ * (?:\s+["'(][^)]*)?\s*\)` finds them with `matchAll`: its text (one level of brackets allowed), its
+ * destination in <…> (where spaces may be) or bare, then maybe a title. Read by hand, with where each scan
+ * stops worked out once for the whole line: as that regular expression, every `[` of a long line scanned on
+ * to the line's end (1.2 s for 40,000 `[`s, minutes for a line of `[](`s).
  */
-const LINK = /(!?)\[((?:[^[\]]|\[[^\]]*\])*)\]\(\s*(?:<([^<>\n]*)>|([^\s)]+))(?:\s+["'(][^)]*)?\s*\)/g;
+function markdownLinks(line: string): Link[] {
+  const n = line.length;
+  const space = (i: number) => i < n && /\s/.test(line[i]);
+  // next(i, test): the first index from i where test holds, n when none; filled from the end, once.
+  const next = (test: (c: string) => boolean) => {
+    const out = new Int32Array(n + 1).fill(n);
+    for (let i = n - 1; i >= 0; i--) out[i] = test(line[i]) ? i : out[i + 1];
+    return out;
+  };
+  const nonSpace = next((c) => !/\s/.test(c));
+  const closeBracket = next((c) => c === "]");
+  const closeParen = next((c) => c === ")");
+  const angle = next((c) => c === "<" || c === ">");
+  const bareEnd = next((c) => c === ")" || /\s/.test(c));
+  // textEnd[i]: the `]` that ends a link text starting at i (a `[` there opens a bracket that runs to the
+  // next `]`), -1 when none does.
+  const textEnd = new Int32Array(n + 1).fill(-1);
+  for (let i = n - 1; i >= 0; i--) {
+    if (line[i] === "]") textEnd[i] = i;
+    else if (line[i] !== "[") textEnd[i] = textEnd[i + 1];
+    else if (closeBracket[i + 1] < n) textEnd[i] = textEnd[closeBracket[i + 1] + 1];
+  }
+  // Where a link ends when its destination ends at i: after a title's `)`, or after spaces and a `)`.
+  const tailEnd = (i: number): number => {
+    const after = nonSpace[i];
+    if (space(i) && `"'(`.includes(line[after] ?? "\n") && closeParen[after + 1] < n) {
+      return closeParen[after + 1] + 1;
+    }
+    return line[after] === ")" ? after + 1 : -1;
+  };
+  const links: Link[] = [];
+  for (let open = line.indexOf("["); open !== -1;) {
+    const close = textEnd[open + 1];
+    let found: { destination: string; end: number } | undefined;
+    if (close !== -1 && line[close + 1] === "(") {
+      const start = nonSpace[close + 2];
+      const inAngles = line[start] === "<" ? angle[start + 1] : n;
+      const angled = line[inAngles] === ">" ? tailEnd(inAngles + 1) : -1;
+      const bare = bareEnd[start] > start ? tailEnd(bareEnd[start]) : -1;
+      if (angled !== -1) found = { destination: line.slice(start + 1, inAngles), end: angled };
+      else if (bare !== -1) found = { destination: line.slice(start, bareEnd[start]), end: bare };
+    }
+    if (found === undefined) {
+      open = line.indexOf("[", open + 1);
+      continue;
+    }
+    links.push({
+      image: line[open - 1] === "!",
+      text: line.slice(open + 1, close),
+      destination: found.destination,
+    });
+    open = line.indexOf("[", found.end);
+  }
+  return links;
+}
 
 /**
  * The pages an llms.txt lists: the first link of each list item (its notes may hold others), resolved against
@@ -61,18 +125,16 @@ export function parseLlmsTxt(text: string, base: URL): ListedPage[] {
   for (const line of text.replace(/\r\n?/g, "\n").split("\n")) {
     if (FENCE.test(line)) fenced = !fenced;
     if (fenced) continue;
-    const heading = HEADING.exec(line);
+    const heading = atxHeading(line);
     if (heading !== null) {
-      if (heading[1].length <= 2) {
-        inOptional = heading[1].length === 2 && /^optional$/i.test(heading[2].trim());
-      }
+      if (heading.level <= 2) inOptional = heading.level === 2 && /^optional$/i.test(heading.text);
       continue;
     }
     if (!LIST_ITEM.test(line)) continue;
-    const link = [...line.matchAll(LINK)].find((match) => match[1] === "");
-    const url = link === undefined ? undefined : pageUrl(link[3] ?? link[4], base);
+    const link = markdownLinks(line).find((link) => !link.image);
+    const url = link === undefined ? undefined : pageUrl(link.destination, base);
     if (url === undefined) continue;
-    (inOptional ? optional : pages).push({ url, title: link![2].trim() });
+    (inOptional ? optional : pages).push({ url, title: link!.text.trim() });
   }
   const seen = new Set<string>();
   return [...pages, ...optional].filter(({ url }) => !seen.has(url.href) && seen.add(url.href));
@@ -127,7 +189,9 @@ export function splitLlmsFull(text: string, file: URL): FullPage[] {
     const own: string[] = [];
     for (let i = start.line; i < end; i++) if (i !== start.addressLine) own.push(lines[i]);
     while (own.length > 0 && (own.at(-1)!.trim() === "" || BREAK.test(own.at(-1)!))) own.pop();
-    if (n === 0 && !own.some((line) => line.trim() !== "" && !HEADING.test(line) && !BREAK.test(line))) {
+    if (
+      n === 0 && !own.some((line) => line.trim() !== "" && atxHeading(line) === null && !BREAK.test(line))
+    ) {
       continue;
     }
     const title = start.title ?? firstHeading(lines, fenced, start.line, end) ??
@@ -162,8 +226,8 @@ function frontMatterStarts(lines: readonly string[], fenced: readonly boolean[],
 /** The headings that start pages, each with its title and the address it gives. */
 function headingStarts(lines: readonly string[], fenced: readonly boolean[], file: URL): PageStart[] {
   const headings = lines.flatMap((line, i) => {
-    const heading = fenced[i] ? null : HEADING.exec(line);
-    return heading === null ? [] : [{ line: i, level: heading[1].length, text: heading[2].trim() }];
+    const heading = fenced[i] ? null : atxHeading(line);
+    return heading === null ? [] : [{ line: i, ...heading }];
   });
   const count = (level: number) => headings.filter((heading) => heading.level === level).length;
   const levels = [...new Set(headings.map((heading) => heading.level))].sort((a, b) => a - b);
@@ -185,8 +249,8 @@ function headingStarts(lines: readonly string[], fenced: readonly boolean[], fil
 
 function firstHeading(lines: readonly string[], fenced: readonly boolean[], from: number, to: number) {
   for (let i = from; i < to; i++) {
-    const heading = fenced[i] ? null : HEADING.exec(lines[i]);
-    if (heading !== null) return heading[2].trim();
+    const heading = fenced[i] ? null : atxHeading(lines[i]);
+    if (heading !== null) return heading.text;
   }
   return undefined;
 }

@@ -13,10 +13,11 @@ export function frontMatter(text: string): { fields: Record<string, string>; bod
   if (block === null) return { fields: {}, body: text };
   const fields: Record<string, string> = {};
   for (const line of block[1].split(/\r?\n/)) {
-    // Plain scalars only: a nested map or a list is no title or description.
-    const field = /^([A-Za-z_][\w-]*):[ \t]+(.+?)[ \t]*$/.exec(line);
+    // Plain scalars only: a nested map or a list is no title or description. The value is trimmed after, not
+    // matched as `(.+?)[ \t]*$`, which scanned the spaces after each end it tried: quadratic on a long line.
+    const field = /^([A-Za-z_][\w-]*):[ \t](.*)$/.exec(line);
     if (field === null) continue;
-    const value = field[2].replace(/^(["'])(.*)\1$/, "$2").trim();
+    const value = field[2].trim().replace(/^(["'])(.*)\1$/, "$2").trim();
     if (value !== "" && !/^[[{|>]/.test(value)) fields[field[1].toLowerCase()] = value;
   }
   return { fields, body: text.slice(block[0].length) };
