@@ -40,15 +40,22 @@ Deno.test("an npm package's links out of its folder and to /proc are not read; i
     await write(`${pkg}/README.md`, "# evil\n\nThe package's own readme.\n");
     await write(`${pkg}/docs/guide.md`, "# Guide\n\nThe package's own guide.\n");
     await Deno.symlink(`${dir}/home/.ssh/id_rsa`, `${pkg}/docs/key.md`);
+    // A link out of docs/ that stays in the package is its own docs.
+    await write(`${pkg}/api-docs/ref.md`, "# Reference\n\nThe package's own reference.\n");
+    await Deno.symlink("../api-docs", `${pkg}/docs/api`);
     await Deno.symlink("/proc/self/pagemap", `${pkg}/docs/endless.md`);
     const index = DocsIndex.open(`${dir}/evil.db`);
     try {
       indexPackage({ ecosystem: "npm", name: "evil", version: "1.0.0", dir: pkg }, index, os);
-      const text = allText(index, ["README.md", "docs/guide.md", "docs/key.md"].map((f) => `${pkg}/${f}`));
+      const text = allText(
+        index,
+        ["README.md", "docs/guide.md", "docs/key.md", "docs/api/ref.md"].map((f) => `${pkg}/${f}`),
+      );
+      ok(text.includes("The package's own reference."));
       ok(text.includes("The package's own readme."));
       ok(text.includes("The package's own guide."));
       ok(!text.includes(SECRET), "a link out of the package was indexed");
-      assertEquals(index.counts().documents, 2);
+      assertEquals(index.counts().documents, 3);
     } finally {
       index.close();
     }

@@ -119,7 +119,8 @@ export function indexPackage(pkg: InstalledPackage, index: DocsIndex, os: OS): P
   }
   for (const folder of ["docs", "doc"]) {
     try {
-      for (const file of documentationFiles(join(os, pkg.dir, folder), os).files) read(file.path);
+      // Links out of docs/ but within the package (docs/api -> ../api-docs) are the package's own docs.
+      for (const file of documentationFiles(join(os, pkg.dir, folder), os, [pkg.dir]).files) read(file.path);
     } catch {
       // No such folder.
     }
