@@ -252,6 +252,15 @@ Deno.test("searchIndexes: an index whose passages cannot be searched is named an
       "docsearch-hook index remove positionless, then index add it again",
     ],
   ]);
+  // Two asked for, one that does not open and one that cannot be searched: both named, no error.
+  await Deno.writeTextFile(indexFile(ctx, "garbage"), "not an SQLite file at all, as far as it goes");
+  const both: string[] = [];
+  assertEquals(searchIndexes(ctx, ["garbage", "plain"], "apple", 5, (problem) => both.push(problem)), []);
+  assertEquals(both.length, 2, both.join("\n"));
+  assertEquals(
+    both[1],
+    "the index plain cannot be searched: unable to use function MATCH in the requested context",
+  );
   assert.throws(() => searchIndexes(ctx, ["plain"], "apple", 5), {
     name: "Problem",
     message: "the index plain cannot be searched: unable to use function MATCH in the requested context",

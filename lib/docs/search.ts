@@ -92,7 +92,7 @@ export function searchIndexes(
 ): Result[] {
   const indexes = openIndexes(home, names, skipped);
   try {
-    return rankIndexes(indexes, query, limit, { skipped });
+    return rankIndexes(indexes, query, limit, { skipped, asked: names.length });
   } finally {
     for (const index of indexes.values()) index.close();
   }
@@ -107,7 +107,12 @@ export function rankIndexes(
   indexes: ReadonlyMap<string, DocsIndex>,
   query: string,
   limit: number,
-  { snippets = true, skipped = () => {} }: { snippets?: boolean; skipped?: SkippedIndex } = {},
+  { snippets = true, skipped = () => {}, asked = indexes.size }: {
+    snippets?: boolean;
+    skipped?: SkippedIndex;
+    /** How many indexes the search was asked for, those that did not open included (`searchIndexes`). */
+    asked?: number;
+  } = {},
 ): Result[] {
   const ranked: Result[] = [];
   /** Per index, the expression its candidates were found with: the snippets mark what it matches. */
@@ -120,7 +125,7 @@ export function rankIndexes(
       ranked.push(...found.hits);
     } catch (error) {
       reportBroken(
-        indexes.size,
+        asked,
         `the index ${name} cannot be searched: ${messageOf(error)}`,
         rebuild(name),
         skipped,
