@@ -197,14 +197,18 @@ async function fakeBinary(path: string) {
   await Deno.writeTextFile(path, "#!/bin/sh\n");
 }
 
-Deno.test("doctor in process: a registered command written with ~, $HOME or ${HOME} runs the binary in the home directory, as the shell reads it", async () => {
-  await using m = await machine();
-  const bin = `${m.home}/.local/bin/docsearch-hook`;
+/** A stand-in binary at `bin`, installed for Claude Code: its variables, settings file and that file's text. */
+async function installedAt(m: Machine, bin: string) {
   await fakeBinary(bin);
   const vars = { DOCSEARCH_HOOK_SELF: bin };
   assertEquals(install({ values: {} }, m.context(vars)), 0);
   const settings = `${m.home}/.claude/settings.json`;
-  const installed = await Deno.readTextFile(settings);
+  return { bin, vars, settings, installed: await Deno.readTextFile(settings) };
+}
+
+Deno.test("doctor in process: a registered command written with ~, $HOME or ${HOME} runs the binary in the home directory, as the shell reads it", async () => {
+  await using m = await machine();
+  const { bin, vars, settings, installed } = await installedAt(m, `${m.home}/.local/bin/docsearch-hook`);
   for (
     const written of [
       "~/.local/bin/docsearch-hook",
@@ -232,12 +236,7 @@ Deno.test("doctor in process: a registered command written with ~, $HOME or ${HO
 
 Deno.test("doctor in process: a word added after hook that the hook does not take is ✗, since the hook then lets every event through", async () => {
   await using m = await machine();
-  const bin = `${m.home}/.local/bin/docsearch-hook`;
-  await fakeBinary(bin);
-  const vars = { DOCSEARCH_HOOK_SELF: bin };
-  assertEquals(install({ values: {} }, m.context(vars)), 0);
-  const settings = `${m.home}/.claude/settings.json`;
-  const installed = await Deno.readTextFile(settings);
+  const { bin, vars, settings, installed } = await installedAt(m, `${m.home}/.local/bin/docsearch-hook`);
   // An option the hook takes is fine.
   await Deno.writeTextFile(settings, installed.replaceAll(`${bin} hook`, `${bin} hook --config ~/my.json`));
   const fine = m.context(vars);
