@@ -11,10 +11,9 @@ import type { ConfigLocation } from "../config/layers.ts";
 import { commandConfig } from "../config/resolve.ts";
 import type { Config } from "../config/types.ts";
 import { builtInToolName, PLUGIN_NAME, SERVER_NAME, withBuiltInTool } from "../docs/built_in.ts";
-import { mcpConfigPath } from "../install/mcp.ts";
+import { mcpConfigPath, ourServerCommand } from "../install/mcp.ts";
 import { type EnabledPlugin, enabledPlugin, installedPluginsPath } from "../install/plugin.ts";
 import { selfCommand } from "../install/self.ts";
-import { commandLine } from "../install/shell.ts";
 import { DocsIndex } from "../docs/store.ts";
 import type { Agent } from "../protocol/events.ts";
 import {
@@ -126,9 +125,8 @@ function settingsFiles(projectDir: string, { env, os }: CommandContext): Setting
 function ourServer(entry: unknown, os: OS): OurCommand | undefined {
   if (typeof entry !== "object" || entry === null) return undefined;
   const { command, args = [] } = entry as { command?: unknown; args?: unknown };
-  if (typeof command !== "string" || !Array.isArray(args) || args.at(-1) !== "mcp") return undefined;
-  if (!args.every((arg) => typeof arg === "string")) return undefined;
-  return ourCommand(commandLine([command, ...args.slice(0, -1), "hook"], os));
+  if (typeof command !== "string" || !Array.isArray(args)) return undefined;
+  return args.every((arg) => typeof arg === "string") ? ourServerCommand(command, args, os) : undefined;
 }
 
 /**

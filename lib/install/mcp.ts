@@ -10,6 +10,7 @@ import {
   type Agent,
   agentUserDir,
   type Merge,
+  type OurCommand,
   ourCommand,
   type Settings,
   SettingsError,
@@ -78,8 +79,13 @@ export function isOurServer(value: unknown, own: ServerEntry, os: OS): boolean {
   if (!entry.success) return false;
   const { command, args = [] } = entry.data;
   if (command === own.command && JSON.stringify(args) === JSON.stringify(own.args)) return true;
-  if (args.at(-1) !== "mcp") return false;
-  return ourCommand(commandLine([command, ...args.slice(0, -1), "hook"], os)) !== undefined;
+  return ourServerCommand(command, args, os) !== undefined;
+}
+
+/** A server's command when it is a docsearch-hook running `mcp`: the hook command it would be with `hook`. */
+export function ourServerCommand(command: string, args: readonly string[], os: OS): OurCommand | undefined {
+  if (args.at(-1) !== "mcp") return undefined;
+  return ourCommand(commandLine([command, ...args.slice(0, -1), "hook"], os));
 }
 
 type ServerList = Record<string, unknown>;
