@@ -2,7 +2,7 @@
  * What a site says about crawling it: its robots.txt, and the pages its sitemaps list.
  */
 import { DomUtils, parseDocument } from "htmlparser2";
-import { concatBytes } from "../bytes.ts";
+import { readHead } from "../bytes.ts";
 import { readCapped, type Request } from "./crawl_fetch.ts";
 import { pageUrl } from "./crawl_scope.ts";
 import { ALLOW_ALL, parseRobots, type Robots } from "./robots.ts";
@@ -10,21 +10,6 @@ import { ALLOW_ALL, parseRobots, type Robots } from "./robots.ts";
 const MAX_SITEMAPS = 20;
 /** RFC 9309: a crawler reads at least 500 KiB of a robots.txt; what lies past that may be left unread. */
 const MAX_ROBOTS_BYTES = 500 * 1024;
-
-/** The first `limit` bytes of a body (all of it when shorter); the rest is never read. */
-async function readHead(response: Response, limit: number): Promise<Uint8Array> {
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  const reader = response.body?.getReader();
-  while (reader !== undefined && total < limit) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(value.subarray(0, limit - total));
-    total += Math.min(value.length, limit - total);
-  }
-  await reader?.cancel();
-  return concatBytes(parts, total);
-}
 
 export async function readRobots(start: URL, request: Request): Promise<Robots> {
   let response: Response;
@@ -48,7 +33,7 @@ export async function readRobots(start: URL, request: Request): Promise<Robots> 
     return ALLOW_ALL;
   }
   try {
-    return parseRobots(new TextDecoder().decode(await readHead(response, MAX_ROBOTS_BYTES)));
+    return parseRobots(new TextDecoder().decode(await readHead(response.body ?? [], MAX_ROBOTS_BYTES)));
   } catch {
     // Cut off mid-file: as if there were none, like a robots.txt the site does not answer at all.
     return ALLOW_ALL;
